@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { loadAppConfig } from './src/config/environment';
+import { buildDataSourceOptions } from './src/database/data-source-options';
+
+// The DataSource of the TypeORM CLI (`npm run migration:run`, `migration:generate`, …): the same
+// options as the service, from the same environment variables (and `.env`, if present).
+try {
+  process.loadEnvFile('.env');
+} catch {
+  // no .env file: the environment alone configures the CLI
+}
+
+export default new DataSource(buildDataSourceOptions(loadAppConfig(process.env).database));

@@ -1,0 +1,56 @@
+import { ValidationPipe, VersioningType } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestApplicationOptions } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { JsonBodyPipe } from './common/pipes/json-body.pipe';
+
+/** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * Options for `NestFactory.create` and `createNestApplication`: the default body parsers are off
+ * because {@link setupApp} installs the only one (JSON).
+ */
+export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
+
+/** The two prefixes seen in the spec's samples, served as aliases of `/api/v1/blogs`. */
+const BLOG_PATH_ALIAS = /^\/(?:api|v1)\/blogs(?=[/?]|$)/;
+
+/**
+ * Rewrites `/api/blogs…` and `/v1/blogs…` to `/api/v1/blogs…` before routing, so the aliases
+ * reach the same handlers and behave the same (API contract, "Paths").
+ */
+export function rewriteBlogPathAliases(request: Request, _response: Response, next: NextFunction): void {
+  if (BLOG_PATH_ALIAS.test(request.url)) request.url = request.url.replace(BLOG_PATH_ALIAS, '/api/v1/blogs');
+  next();
+}
+
+/**
+ * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
+ * JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
+ * validation pipes and the error filter. Call it before `app.init()` / `app.listen()`.
+ */
+export function setupApp(app: NestExpressApplication): NestExpressApplication {
+  app.disable('x-powered-by');
+  // Express's default weak ETag hashes every response body; nothing here asks for it.
+  app.set('etag', false);
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: 'application/json', strict: true });
+  app.use(rewriteBlogPathAliases);
+  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready'] });
+  app.enableVersioning({ type: VersioningType.URI });
+  app.useGlobalPipes(
+    new JsonBodyPipe(),
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      stopAtFirstError: false,
+    }),
+  );
+  app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
+  return app;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { DevTokenAnnouncer } from './dev-token.announcer';
+import { JwtAuthGuard } from './jwt-auth.guard';
+import { JwtStrategy } from './jwt.strategy';
+
+/**
+ * Bearer-token authentication for the whole application: `JwtAuthGuard` is installed as a global
+ * guard, so a route added by any module needs a token unless it is marked `@Public()` or
+ * `@ReadAccess()`.
+ */
+@Module({
+  imports: [PassportModule],
+  providers: [JwtStrategy, DevTokenAnnouncer, { provide: APP_GUARD, useClass: JwtAuthGuard }],
+})
+export class AuthModule {}

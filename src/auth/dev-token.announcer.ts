@@ -1,0 +1,27 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { appConfig, AppConfigType } from '../config/app.config';
+import { BLOGS_ADMIN_SCOPE } from './principal';
+import { mintToken } from './token-minter';
+
+/** Subject and lifetime of the token logged when the service runs with a generated secret. */
+export const DEV_TOKEN = { sub: 'dev', scope: BLOGS_ADMIN_SCOPE, ttl: '12h' } as const;
+
+/**
+ * When no `JWT_SECRET` was configured (development only; production refuses to start), the
+ * secret is random and no one else can mint tokens for it, so this logs a ready-to-use token.
+ */
+@Injectable()
+export class DevTokenAnnouncer implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Auth');
+
+  constructor(@Inject(appConfig.KEY) private readonly config: AppConfigType) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.jwt.secretGenerated) return;
+    const token = mintToken(this.config.jwt, DEV_TOKEN);
+    this.logger.warn(
+      `JWT_SECRET is not set: using a random secret for this process. ` +
+        `Development token (sub=${DEV_TOKEN.sub}, scope=${DEV_TOKEN.scope}, valid ${DEV_TOKEN.ttl}):\n${token}`,
+    );
+  }
+}

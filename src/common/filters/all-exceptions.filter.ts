@@ -1,0 +1,74 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { STATUS_CODES } from 'node:http';
+import { isDatabaseUnavailableError } from '../../database/database-errors';
+
+/** The error body of every error response (API contract, "Errors"). */
+export interface ErrorBody {
+  readonly statusCode: number;
+  /** The status's reason phrase (RFC 9110 §15), e.g. `Not Found`. */
+  readonly error: string;
+  /** What went wrong; a list of messages for validation errors. */
+  readonly message: string | readonly string[];
+}
+
+/** Seconds a client should wait before retrying after a 503 (RFC 9110 §10.2.3). */
+export const RETRY_AFTER_SECONDS = 5;
+
+const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';
+
+/** The client-facing message of an `HttpException`, without anything but its text. */
+function messageOf(exception: HttpException): string | string[] {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message) && message.every((m) => typeof m === 'string')) return message;
+  return exception.message;
+}
+
+/**
+ * Answers every error with the contract's JSON body: HTTP exceptions keep their status and
+ * message; an unreachable database becomes 503 with `Retry-After`; anything else is logged with
+ * its stack and answered 500 with a generic message, so no stack, SQL or driver text reaches the
+ * client. A 401 carries the `WWW-Authenticate` challenge (RFC 9110 §11.6.1).
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionsFilter');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const { httpAdapter } = this.adapterHost;
+    const response = host.switchToHttp().getResponse<unknown>();
+    const { status, message } = this.classify(exception);
+
+    if (status === HttpStatus.UNAUTHORIZED) {
+      const challenge = (exception as { challenge?: unknown }).challenge;
+      httpAdapter.setHeader(response, 'WWW-Authenticate', typeof challenge === 'string' ? challenge : 'Bearer');
+    }
+    if (status === HttpStatus.SERVICE_UNAVAILABLE) {
+      httpAdapter.setHeader(response, 'Retry-After', String(RETRY_AFTER_SECONDS));
+    }
+    const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), message };
+    httpAdapter.reply(response, body, status);
+  }
+
+  private classify(exception: unknown): { status: number; message: string | string[] } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status >= 500) this.logger.error(exception.message, exception.stack);
+      return { status, message: messageOf(exception) };
+    }
+    if (isDatabaseUnavailableError(exception)) {
+      this.logger.error(`Database unavailable: ${String((exception as Error).message ?? exception)}`);
+      return { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The database is unavailable; retry later' };
+    }
+    this.logger.error(
+      exception instanceof Error ? exception.message : String(exception),
+      exception instanceof Error ? exception.stack : undefined,
+    );
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
+  }
+}

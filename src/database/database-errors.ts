@@ -1,0 +1,33 @@
+/** Node socket errors that mean the database server could not be reached. */
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+/**
+ * PostgreSQL SQLSTATEs (Appendix A) that mean "not available now, retry": class 08 connection
+ * exceptions, 53300 too_many_connections, 57P01–57P03 shutdown / cannot connect now.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[123])$/;
+
+/** Messages node-postgres uses for a lost or impossible connection (it sets no code on them). */
+const DRIVER_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Connection ended/i;
+
+interface ErrorLike {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly driverError?: unknown;
+  readonly cause?: unknown;
+  readonly errors?: unknown;
+}
+
+/**
+ * True when `error` (a TypeORM, `pg` or socket error, possibly wrapped in `driverError`, `cause`
+ * or an `AggregateError`) says the database cannot be reached right now, as opposed to a bug or a
+ * rejected statement. Such errors are answered 503 instead of 500.
+ */
+export function isDatabaseUnavailableError(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, message, driverError, cause, errors } = error as ErrorLike;
+  if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
+  const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
+  return nested.some((inner) => isDatabaseUnavailableError(inner, depth + 1));
+}

@@ -1,0 +1,36 @@
+import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
+
+type ConnectCallback = Parameters<PGlitePool['connect']>[0];
+
+/**
+ * A `pg`-compatible pool over the one embedded PGlite session that lends it to one caller at a
+ * time.
+ *
+ * PGlite has a single session, and `typeorm-pglite`'s pool hands that same session to every
+ * caller: two concurrent TypeORM transactions would interleave their statements, and a rollback in
+ * one would undo the other's work. Here each `connect()` waits until the previous lease is
+ * released, so every query runner, and so every transaction, runs alone, exactly as with a
+ * one-connection `pg` pool.
+ */
+export class SerialPGlitePool extends PGlitePool {
+  private tail: Promise<void> = Promise.resolve();
+
+  override connect(callback: ConnectCallback): Promise<void> {
+    let releaseLease!: () => void;
+    const leaseEnded = new Promise<void>((resolve) => (releaseLease = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => leaseEnded);
+    return previous.then(() =>
+      super.connect((error, client) => {
+        let released = false;
+        const release = (): void => {
+          if (released) return;
+          released = true;
+          releaseLease();
+        };
+        if (error) release();
+        callback(error, client, release);
+      }),
+    );
+  }
+}
