@@ -1,0 +1,27 @@
+// Two projects: unit specs beside the code (database mocked), e2e specs under test/ that boot the
+// real AppModule against PostgreSQL (DATABASE_URL) or, when it is unset, the embedded database.
+// `npm test` runs both; node runs with --experimental-vm-modules for PGlite's dynamic import.
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      transform,
+    },
+  ],
+  testTimeout: 60000,
+};

@@ -1,0 +1,83 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { sign, SignOptions } from 'jsonwebtoken';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { APP_OPTIONS, setupApp } from '../../src/app.setup';
+import { mintToken, MintTokenOptions } from '../../src/auth/token-minter';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+/** The HS256 secret the e2e apps verify with (48 bytes). */
+export const TEST_JWT_SECRET = 'e2e-test-secret-0123456789abcdefghijklmnopqrstuv';
+
+/** A running app for one test file, talking HTTP through supertest. */
+export interface TestApp {
+  readonly app: INestApplication;
+  /** supertest bound to the app's HTTP server. */
+  readonly http: ReturnType<typeof request>;
+  /** The app's DataSource, to check what was stored. */
+  readonly dataSource: DataSource;
+  readonly database: TestDatabase;
+  /** A valid token for `sub` (1 h, plus `scope` when given), signed with the app's key. */
+  token(sub: string, options?: Partial<Omit<MintTokenOptions, 'sub'>>): string;
+  /** Signs arbitrary claims with the test secret (or `key`), for the JWT failure cases. */
+  sign(claims: object, options?: SignOptions, key?: string): string;
+  /** Closes the app; also drops the database unless `keepDatabase`. */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+/**
+ * Boots the real `AppModule` with the production global setup (`setupApp`) on a fresh database
+ * (or on `database`, to share one between apps of the same file, started one after another).
+ *
+ * @param env - configuration variables for this app, on top of the test defaults
+ *   (`NODE_ENV=test`, `JWT_SECRET=TEST_JWT_SECRET`); `undefined` removes a variable.
+ */
+export async function createTestApp(
+  env: Readonly<Record<string, string | undefined>> = {},
+  database?: TestDatabase,
+): Promise<TestApp> {
+  const db = database ?? (await createTestDatabase());
+  const config: Record<string, string | undefined> = {
+    NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, DATABASE_URL: undefined, DATA_DIR: undefined,
+    ...db.env,
+    ...env,
+  };
+  const app = await withEnv(config, async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const nest = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
+    setupApp(nest);
+    nest.useLogger(false);
+    await nest.init();
+    return nest;
+  });
+  const key = { secret: config.JWT_SECRET ?? '', issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    dataSource: app.get(DataSource),
+    database: db,
+    token: (sub, options = {}) => mintToken(key, { ttl: '1h', ...options, sub }),
+    sign: (claims, options = {}, secret = key.secret) => sign(claims, secret, { algorithm: 'HS256', ...options }),
+    close: async ({ keepDatabase = false } = {}) => {
+      await app.close();
+      if (!keepDatabase) await db.drop();
+    },
+  };
+}
+
+/** Runs `fn` with `vars` set in `process.env` (undefined deletes), then restores the environment. */
+async function withEnv<T>(vars: Readonly<Record<string, string | undefined>>, fn: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  try {
+    return await fn();
+  } finally {
+    process.env = saved;
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/** Environment keys the global setup hands to the test workers. */
+export const E2E_ENV = {
+  /** `postgres://…` of the server the run uses, or unset for the embedded database. */
+  serverUrl: 'E2E_SERVER_URL',
+  /** Prefix of every database this run creates, so the teardown can drop them all. */
+  prefix: 'E2E_DATABASE_PREFIX',
+} as const;
+
+/** Where one test file's app keeps its data; `drop` removes it. */
+export interface TestDatabase {
+  /** Environment for the app: `DATABASE_URL` or `DATA_DIR`. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly kind: 'postgres' | 'embedded';
+  drop(): Promise<void>;
+}
+
+/** Replaces the database name in a `postgres://` URL. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A fresh, empty database for one test file: a new database on the run's PostgreSQL server, or a
+ * new embedded data directory when the run has no server. Migrations are applied by the app.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env[E2E_ENV.serverUrl];
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'blog-e2e-'));
+    return {
+      kind: 'embedded',
+      env: { DATA_DIR: dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const prefix = process.env[E2E_ENV.prefix] ?? 'blog_e2e';
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    kind: 'postgres',
+    env: { DATABASE_URL: withDatabase(serverUrl, name) },
+    drop: async () => {
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** Runs one statement on the server's `postgres` database. */
+export async function adminQuery(serverUrl: string, sql: string): Promise<{ rows: Record<string, unknown>[] }> {
+  const client = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
