@@ -1,10 +1,10 @@
-import { ValidationPipe, VersioningType } from '@nestjs/common';
+import { VersioningType } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
-import { JsonBodyPipe } from './common/pipes/json-body.pipe';
+import { createGlobalPipes } from './common/pipes/global-pipes';
 
 /** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -40,17 +40,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready'] });
   app.enableVersioning({ type: VersioningType.URI });
-  app.useGlobalPipes(
-    new JsonBodyPipe(),
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      transformOptions: { enableImplicitConversion: false },
-      stopAtFirstError: false,
-    }),
-  );
+  app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
   return app;
 }

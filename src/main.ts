@@ -8,18 +8,28 @@ import { appConfig, AppConfigType } from './config/app.config';
 import { ConfigValidationError } from './config/environment';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { ...APP_OPTIONS, abortOnError: false });
+  // Start-up logs are buffered until the application is built, so that a bad configuration ends
+  // with the one line of its ConfigValidationError instead of Nest's stack trace.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    ...APP_OPTIONS,
+    abortOnError: false,
+    bufferLogs: true,
+    autoFlushLogs: false,
+  });
+  app.flushLogs();
   setupApp(app);
   app.enableShutdownHooks();
   const config = app.get<AppConfigType>(appConfig.KEY);
   await app.listen(config.port);
-  Logger.log(`Listening on ${await app.getUrl()} (${config.database.url ? 'PostgreSQL' : 'embedded PGlite'})`, 'Bootstrap');
+  const database = config.database.url ? 'PostgreSQL' : `embedded PGlite in ${config.database.dataDir}`;
+  Logger.log(`Listening on port ${config.port} (${database})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {
   if (error instanceof ConfigValidationError) {
     process.stderr.write(`${error.message}\n`);
   } else {
+    Logger.flush();
     Logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error), undefined, 'Bootstrap');
   }
   process.exit(1);

@@ -14,6 +14,9 @@ import { buildDataSourceOptions } from './data-source-options';
       useFactory: (config: AppConfigType) => ({
         ...buildDataSourceOptions(config.database),
         migrationsRun: true,
+        // Fail start-up after ~10 s without a database, and let the orchestrator restart us.
+        retryAttempts: 5,
+        retryDelay: 2_000,
       }),
     }),
   ],
