@@ -11,23 +11,26 @@ export const BLOG_LIMITS = {
 /**
  * The body of create and update: exactly `title`, `content` and `author`, all required JSON
  * strings (spec §4.3, §4.4). Strings are stored as sent: no trimming, no escaping.
+ *
+ * class-validator runs a property's decorators bottom-up and the global pipe stops at a
+ * property's first failure, so the most basic check (present, then string) sits at the bottom.
  */
 export class BlogInputDto {
-  @IsDefined()
-  @IsString()
-  @Length(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
   @IsSafeText()
+  @Length(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
+  @IsString()
+  @IsDefined()
   readonly title!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
   @IsSafeText()
+  @Length(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
+  @IsString()
+  @IsDefined()
   readonly content!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
   @IsSafeText()
+  @Length(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
+  @IsString()
+  @IsDefined()
   readonly author!: string;
 }

@@ -16,17 +16,20 @@ export function parseCanonicalInteger({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
 }
 
-/** Query of `GET /api/v1/blogs`: `limit` 1–100 (default 10), `offset` 0–2147483647 (default 0). */
+/**
+ * Query of `GET /api/v1/blogs`: `limit` 1–100 (default 10), `offset` 0–2147483647 (default 0).
+ * Decorators run bottom-up: the integer check comes first.
+ */
 export class ListBlogsQueryDto {
   @Transform(parseCanonicalInteger)
-  @IsInt({ message: 'limit must be an integer written in decimal digits' })
-  @Min(1)
   @Max(PAGING.maxLimit)
+  @Min(1)
+  @IsInt({ message: 'limit must be an integer written in decimal digits' })
   readonly limit: number = PAGING.defaultLimit;
 
   @Transform(parseCanonicalInteger)
-  @IsInt({ message: 'offset must be an integer written in decimal digits' })
-  @Min(0)
   @Max(PAGING.maxOffset)
+  @Min(0)
+  @IsInt({ message: 'offset must be an integer written in decimal digits' })
   readonly offset: number = PAGING.defaultOffset;
 }

@@ -28,6 +28,17 @@ function messageOf(exception: HttpException): string | string[] {
 }
 
 /**
+ * The status of an `http-errors` error meant for the client (`expose: true`), as thrown by
+ * body-parser while reading a body: 413 too large, 415 unsupported charset, 400 bad encoding.
+ * Nest maps only body-parser's SyntaxError itself; the others would otherwise become 500s.
+ */
+function exposedClientErrorStatus(exception: unknown): number | undefined {
+  if (!(exception instanceof Error)) return undefined;
+  const { status, expose } = exception as Error & { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true ? status : undefined;
+}
+
+/**
  * Answers every error with the contract's JSON body: HTTP exceptions keep their status and
  * message; an unreachable database becomes 503 with `Retry-After`; anything else is logged with
  * its stack and answered 500 with a generic message, so no stack, SQL or driver text reaches the
@@ -60,6 +71,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status >= 500) this.logger.error(exception.message, exception.stack);
       return { status, message: messageOf(exception) };
+    }
+    const clientStatus = exposedClientErrorStatus(exception);
+    if (clientStatus !== undefined) {
+      return { status: clientStatus, message: (exception as Error).message };
     }
     if (isDatabaseUnavailableError(exception)) {
       this.logger.error(`Database unavailable: ${String((exception as Error).message ?? exception)}`);

@@ -4,8 +4,8 @@ import { JsonBodyPipe } from './json-body.pipe';
 /**
  * The application's global pipes, in order: {@link JsonBodyPipe} (415 / non-object bodies /
  * `__proto__`), then `ValidationPipe` with the DTO rules: unknown properties are errors (not
- * silently dropped, nestjs/nest#9309), no implicit type conversion (`"title": 5` is 400), every
- * failing constraint reported.
+ * silently dropped, nestjs/nest#9309), no implicit type conversion (`"title": 5` is 400), one
+ * message per failing property.
  */
 export function createGlobalPipes(): PipeTransform[] {
   return [
@@ -16,6 +16,7 @@ export function createGlobalPipes(): PipeTransform[] {
       forbidUnknownValues: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
+      stopAtFirstError: true,
     }),
   ];
 }
