@@ -10,8 +10,12 @@ export type PostgresOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 /** Connection pool size against a PostgreSQL server: a few per core keeps 2 cores busy. */
 export const SERVER_POOL_SIZE = 10;
 
-/** Longest wait for a new connection, in ms; the contract wants a 503 within 5 s when it fails. */
-export const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * Bounds on every wait for the database, in ms, so that an unreachable or stuck server gives a
+ * 503 within the contract's 5 s instead of a hanging request: getting a connection (new or from a
+ * busy pool), a statement on the server, and the client's wait for a reply.
+ */
+export const DATABASE_TIMEOUTS = { connectMs: 3_000, statementMs: 4_000, queryMs: 4_500 } as const;
 
 /**
  * Builds the DataSource options for the configured database: a PostgreSQL server when
@@ -35,8 +39,12 @@ export function buildDataSourceOptions(database: AppConfig['database']): Postgre
       ...common,
       url: database.url,
       poolSize: SERVER_POOL_SIZE,
-      connectTimeoutMS: CONNECT_TIMEOUT_MS,
+      connectTimeoutMS: DATABASE_TIMEOUTS.connectMs,
       applicationName: 'blog-service',
+      extra: {
+        statement_timeout: DATABASE_TIMEOUTS.statementMs,
+        query_timeout: DATABASE_TIMEOUTS.queryMs,
+      },
     };
   }
   return { ...common, driver: createEmbeddedDriver(database.dataDir), poolSize: 1 };

@@ -3,12 +3,14 @@ const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 
 
 /**
  * PostgreSQL SQLSTATEs (Appendix A) that mean "not available now, retry": class 08 connection
- * exceptions, 53300 too_many_connections, 57P01–57P03 shutdown / cannot connect now.
+ * exceptions, 53300 too_many_connections, 57014 query_canceled (our statement_timeout),
+ * 57P01–57P03 shutdown / cannot connect now.
  */
-const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[123])$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|53300|57014|57P0[123])$/;
 
 /** Messages node-postgres uses for a lost or impossible connection (it sets no code on them). */
-const DRIVER_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Connection ended/i;
+const DRIVER_MESSAGES =
+  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|Client has encountered a connection error|Connection ended/i;
 
 interface ErrorLike {
   readonly code?: unknown;

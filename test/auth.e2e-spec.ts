@@ -1,0 +1,406 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { Response } from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+import type { TestDatabase } from './support/test-database';
+
+// API contract, "Authentication and authorisation": bearer tokens on writes (and on reads when
+// READS_REQUIRE_AUTH=true), 401 + WWW-Authenticate for every token problem, owner-or-admin updates.
+// The apps of this file run one after another on one database.
+
+const BLOGS = '/api/v1/blogs';
+const BODY = { title: 'A title', content: 'Some content', author: 'Alice' } as const;
+const OTHER_SECRET = 'another-secret-that-the-service-does-not-know-0123456789';
+const ISSUER = 'https://idp.example';
+const AUDIENCE = 'blogs';
+
+const now = (): number => Math.floor(Date.now() / 1000);
+const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** The contract's 401: JSON error body and a `WWW-Authenticate: Bearer…` challenge. */
+function expectUnauthorized(res: Response): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status: 401,
+    body: { statusCode: 401, error: 'Unauthorized', message: expect.anything() },
+  });
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(typeof res.body.message === 'string' || Array.isArray(res.body.message)).toBe(true);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer(\s|$)/);
+}
+
+async function countBlogs(t: TestApp): Promise<number> {
+  const rows: { n: number }[] = await t.dataSource.query('SELECT count(*)::int AS n FROM blogs');
+  return rows[0].n;
+}
+
+async function storedRow(t: TestApp, id: number): Promise<Record<string, unknown>> {
+  const rows: Record<string, unknown>[] = await t.dataSource.query(
+    'SELECT id, title, content, author, owner_sub, created_at, updated_at FROM blogs WHERE id = $1',
+    [id],
+  );
+  expect(rows).toHaveLength(1);
+  return rows[0];
+}
+
+let database: TestDatabase | undefined;
+
+/** Boots the next app of this file on the file's database. */
+async function boot(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const t = await createTestApp(env, database);
+  database = t.database;
+  return t;
+}
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** A token problem: how to build the `Authorization` header (undefined: no header). */
+interface BadToken {
+  readonly name: string;
+  readonly header: (t: TestApp) => string | undefined;
+}
+
+const { privateKey: rsaPrivateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+const BAD_TOKENS: readonly BadToken[] = [
+  { name: 'no Authorization header', header: () => undefined },
+  { name: 'Basic scheme', header: () => `Basic ${Buffer.from('alice:password').toString('base64')}` },
+  { name: 'Bearer scheme with no token', header: () => 'Bearer' },
+  { name: 'valid token without a scheme', header: (t) => t.token('alice') },
+  { name: 'malformed token (not a JWT)', header: () => 'Bearer not-a-jwt' },
+  { name: 'malformed token (three garbage segments)', header: () => 'Bearer abc.def.ghi' },
+  {
+    name: 'bad signature (signed with another secret)',
+    header: (t) => `Bearer ${t.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`,
+  },
+  {
+    name: 'payload changed after signing',
+    header: (t) => {
+      const [header, , signature] = t.token('alice').split('.');
+      return `Bearer ${header}.${b64url({ sub: 'mallory', scope: 'blogs:admin', exp: now() + 3600 })}.${signature}`;
+    },
+  },
+  {
+    name: 'alg none (unsigned token)',
+    header: () => `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'alice', iat: now(), exp: now() + 3600 })}.`,
+  },
+  {
+    name: 'another algorithm: HS512 with the same secret',
+    header: (t) => `Bearer ${t.sign({ sub: 'alice' }, { algorithm: 'HS512', expiresIn: '1h' })}`,
+  },
+  {
+    name: 'another algorithm: RS256 with a generated key pair',
+    header: (t) => `Bearer ${t.sign({ sub: 'alice' }, { algorithm: 'RS256', expiresIn: '1h' }, rsaPrivateKey)}`,
+  },
+  {
+    name: 'expired: exp 60 s ago (beyond the 30 s tolerance)',
+    header: (t) => `Bearer ${t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 60 })}`,
+  },
+  {
+    name: 'not yet valid: nbf 60 s ahead (beyond the 30 s tolerance)',
+    header: (t) => `Bearer ${t.sign({ sub: 'alice', nbf: now() + 60, exp: now() + 3600 })}`,
+  },
+  { name: 'no exp claim', header: (t) => `Bearer ${t.sign({ sub: 'alice' })}` },
+  { name: 'no sub claim', header: (t) => `Bearer ${t.sign({ scope: 'blogs:admin' }, { expiresIn: '1h' })}` },
+  { name: 'empty sub claim', header: (t) => `Bearer ${t.sign({ sub: '' }, { expiresIn: '1h' })}` },
+  { name: 'numeric sub claim', header: (t) => `Bearer ${t.sign({ sub: 12345 }, { expiresIn: '1h' })}` },
+];
+
+describe('authentication with the default configuration', () => {
+  let t: TestApp;
+  let aliceBlogId: number;
+
+  beforeAll(async () => {
+    t = await boot();
+    const created = await t.http
+      .post(BLOGS)
+      .set('Authorization', `Bearer ${t.token('alice')}`)
+      .send(BODY)
+      .expect(201);
+    aliceBlogId = created.body.id;
+  });
+
+  afterAll(async () => {
+    await t?.close({ keepDatabase: true });
+  });
+
+  describe.each(BAD_TOKENS)('a write with a token problem: $name', ({ header }) => {
+    it('create answers 401 with the JSON error body and WWW-Authenticate: Bearer, and stores nothing', async () => {
+      const before = await countBlogs(t);
+      const value = header(t);
+      const req = t.http.post(BLOGS);
+      if (value !== undefined) req.set('Authorization', value);
+      const res = await req.send(BODY);
+      expectUnauthorized(res);
+      expect(await countBlogs(t)).toBe(before);
+    });
+
+    it('update answers 401 with the JSON error body and WWW-Authenticate: Bearer, and changes nothing', async () => {
+      const before = await storedRow(t, aliceBlogId);
+      const value = header(t);
+      const req = t.http.put(`${BLOGS}/${aliceBlogId}`);
+      if (value !== undefined) req.set('Authorization', value);
+      const res = await req.send({ title: 'changed', content: 'changed', author: 'changed' });
+      expectUnauthorized(res);
+      expect(await storedRow(t, aliceBlogId)).toEqual(before);
+    });
+  });
+
+  describe('tokens that are valid', () => {
+    it('exp 10 s in the past is still accepted (30 s clock tolerance)', async () => {
+      const token = t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 10 });
+      await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
+    });
+
+    it('nbf 10 s in the future is already accepted (30 s clock tolerance)', async () => {
+      const token = t.sign({ sub: 'alice', nbf: now() + 10, exp: now() + 3600 });
+      await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
+    });
+
+    it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])('the scheme name is case-insensitive: "%s" is accepted', async (scheme) => {
+      const before = await countBlogs(t);
+      const res = await t.http.post(BLOGS).set('Authorization', `${scheme} ${t.token('alice')}`).send(BODY);
+      expect(res.status).toBe(201);
+      expect(await countBlogs(t)).toBe(before + 1);
+      await t.http
+        .put(`${BLOGS}/${aliceBlogId}`)
+        .set('Authorization', `${scheme} ${t.token('alice')}`)
+        .send(BODY)
+        .expect(200);
+    });
+  });
+
+  describe('the token is checked before anything else on a write', () => {
+    it('PUT with a malformed id and no token is 401, not 400', async () => {
+      expectUnauthorized(await t.http.put(`${BLOGS}/abc`).send(BODY));
+    });
+
+    it('PUT on a blog that does not exist, without a token, is 401, not 404', async () => {
+      expectUnauthorized(await t.http.put(`${BLOGS}/2147483647`).send(BODY));
+    });
+
+    it('POST with a wrong content type and no token is 401, not 415', async () => {
+      expectUnauthorized(await t.http.post(BLOGS).set('Content-Type', 'text/plain').send('hello'));
+    });
+
+    it('POST with an invalid body and no token is 401, not 400', async () => {
+      expectUnauthorized(await t.http.post(BLOGS).send({ title: 5 }));
+    });
+
+    it('PUT on a blog of someone else with an expired token is 401, not 403', async () => {
+      const token = t.sign({ sub: 'bob', iat: now() - 3600, exp: now() - 60 });
+      expectUnauthorized(await t.http.put(`${BLOGS}/${aliceBlogId}`).set('Authorization', `Bearer ${token}`).send(BODY));
+    });
+  });
+
+  describe('ownership', () => {
+    let blogId: number;
+
+    beforeEach(async () => {
+      const created = await t.http
+        .post(BLOGS)
+        .set('Authorization', `Bearer ${t.token('alice')}`)
+        .send({ title: 'Owned by alice', content: 'original', author: 'Alice' })
+        .expect(201);
+      blogId = created.body.id;
+    });
+
+    it('the creator (same sub) may update the blog: 200', async () => {
+      const res = await t.http
+        .put(`${BLOGS}/${blogId}`)
+        .set('Authorization', `Bearer ${t.token('alice')}`)
+        .send({ title: 'new title', content: 'new content', author: 'new author' })
+        .expect(200);
+      expect(res.body).toMatchObject({ id: blogId, title: 'new title', content: 'new content', author: 'new author' });
+      expect(await storedRow(t, blogId)).toMatchObject({ title: 'new title', owner_sub: 'alice' });
+    });
+
+    it('the creator\'s sub is stored as owner and never shown in responses', async () => {
+      expect(await storedRow(t, blogId)).toMatchObject({ owner_sub: 'alice' });
+      const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
+      expect(Object.keys(read.body).sort()).toEqual(['author', 'content', 'createdAt', 'id', 'title', 'updatedAt']);
+    });
+
+    it('another sub gets 403 with the JSON error body, and the blog is unchanged', async () => {
+      const before = await storedRow(t, blogId);
+      const res = await t.http
+        .put(`${BLOGS}/${blogId}`)
+        .set('Authorization', `Bearer ${t.token('bob', { scope: 'blogs:read blogs:write' })}`)
+        .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 403,
+        body: { statusCode: 403, error: 'Forbidden', message: expect.anything() },
+      });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(await storedRow(t, blogId)).toEqual(before);
+      const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
+      expect(read.body).toMatchObject({ title: 'Owned by alice', content: 'original', author: 'Alice' });
+    });
+
+    it('a sub that only differs in case is another sub: 403', async () => {
+      const res = await t.http.put(`${BLOGS}/${blogId}`).set('Authorization', `Bearer ${t.token('Alice')}`).send(BODY);
+      expect(res.status).toBe(403);
+    });
+
+    it.each(['blogs:admin', 'blogs:read blogs:admin', 'blogs:admin blogs:read', 'openid blogs:admin'])(
+      'a token whose scope "%s" contains blogs:admin may update anyone\'s blog: 200',
+      async (scope) => {
+        const res = await t.http
+          .put(`${BLOGS}/${blogId}`)
+          .set('Authorization', `Bearer ${t.token('bob', { scope })}`)
+          .send({ title: 'moderated', content: 'moderated', author: 'Alice' });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ id: blogId, title: 'moderated' });
+        // the owner stays the creator
+        expect(await storedRow(t, blogId)).toMatchObject({ title: 'moderated', owner_sub: 'alice' });
+      },
+    );
+
+    it.each([
+      'blogs:administrator',
+      'blogs:admins',
+      'myblogs:admin',
+      'blogs:admin:read',
+      'blogs:read,blogs:admin',
+      'blogs:read blogs:administrator',
+      'blogs',
+      'admin',
+    ])('a scope "%s" (blogs:admin only as part of another word) does not count: 403', async (scope) => {
+      const before = await storedRow(t, blogId);
+      const res = await t.http
+        .put(`${BLOGS}/${blogId}`)
+        .set('Authorization', `Bearer ${t.token('bob', { scope })}`)
+        .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.anything() });
+      expect(await storedRow(t, blogId)).toEqual(before);
+    });
+  });
+
+  describe('reads need no token and ignore the Authorization header', () => {
+    const readHeaders: readonly [string, (t: TestApp) => string | undefined][] = [
+      ['no header', () => undefined],
+      ['a garbage token', () => 'Bearer garbage'],
+      ['an expired token', (tt) => `Bearer ${tt.sign({ sub: 'alice', iat: now() - 7200, exp: now() - 3600 })}`],
+      ['a token signed with another secret', (tt) => `Bearer ${tt.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`],
+      ['a Basic header', () => 'Basic Zm9vOmJhcg=='],
+      ['a Bearer scheme with no token', () => 'Bearer'],
+    ];
+
+    it.each(readHeaders)('GET /api/v1/blogs with %s: 200', async (_name, header) => {
+      const value = header(t);
+      const req = t.http.get(BLOGS);
+      if (value !== undefined) req.set('Authorization', value);
+      const res = await req;
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBeGreaterThanOrEqual(1);
+      expect(res.headers['www-authenticate']).toBeUndefined();
+    });
+
+    it.each(readHeaders)('GET /api/v1/blogs/:id with %s: 200', async (_name, header) => {
+      const value = header(t);
+      const req = t.http.get(`${BLOGS}/${aliceBlogId}`);
+      if (value !== undefined) req.set('Authorization', value);
+      const res = await req;
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(aliceBlogId);
+    });
+  });
+
+  describe('health checks need no token', () => {
+    it.each(['/health/live', '/health/ready'])('GET %s answers 200 without a token', async (path) => {
+      await t.http.get(path).expect(200);
+    });
+
+    it.each(['/health/live', '/health/ready'])('GET %s answers 200 with a garbage token', async (path) => {
+      await t.http.get(path).set('Authorization', 'Bearer garbage').expect(200);
+    });
+  });
+});
+
+describe('authentication with JWT_ISSUER and JWT_AUDIENCE configured', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await boot({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
+  });
+
+  afterAll(async () => {
+    await t?.close({ keepDatabase: true });
+  });
+
+  it.each([
+    ['wrong iss', { issuer: 'https://evil.example', audience: AUDIENCE }],
+    ['missing iss', { audience: AUDIENCE }],
+    ['wrong aud', { issuer: ISSUER, audience: 'other-api' }],
+    ['missing aud', { issuer: ISSUER }],
+    ['neither iss nor aud', {}],
+  ])('a token with %s is 401 on create and update, and nothing is stored', async (_name, options) => {
+    const token = t.sign({ sub: 'alice' }, { expiresIn: '1h', ...options });
+    const before = await countBlogs(t);
+    expectUnauthorized(await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY));
+    expectUnauthorized(await t.http.put(`${BLOGS}/1`).set('Authorization', `Bearer ${token}`).send(BODY));
+    expect(await countBlogs(t)).toBe(before);
+  });
+
+  it('a token with the right iss and aud is accepted: 201 on create, 200 on update', async () => {
+    const token = t.sign({ sub: 'carol' }, { expiresIn: '1h', issuer: ISSUER, audience: AUDIENCE });
+    const created = await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
+    await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', `Bearer ${token}`).send(BODY).expect(200);
+  });
+
+  it('a token minted by the harness (with iss and aud) is accepted: 201', async () => {
+    await t.http.post(BLOGS).set('Authorization', `Bearer ${t.token('carol')}`).send(BODY).expect(201);
+  });
+});
+
+describe('authentication with READS_REQUIRE_AUTH=true', () => {
+  let t: TestApp;
+  let blogId: number;
+
+  beforeAll(async () => {
+    t = await boot({ READS_REQUIRE_AUTH: 'true' });
+    const created = await t.http.post(BLOGS).set('Authorization', `Bearer ${t.token('alice')}`).send(BODY).expect(201);
+    blogId = created.body.id;
+  });
+
+  afterAll(async () => {
+    await t?.close({ keepDatabase: true });
+  });
+
+  it('GET /api/v1/blogs without a token is 401 with WWW-Authenticate', async () => {
+    expectUnauthorized(await t.http.get(BLOGS));
+  });
+
+  it('GET /api/v1/blogs/:id without a token is 401 with WWW-Authenticate', async () => {
+    expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`));
+  });
+
+  it('reads with an invalid token (garbage, expired, other secret) are 401', async () => {
+    const bad = [
+      'Bearer garbage',
+      `Bearer ${t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 60 })}`,
+      `Bearer ${t.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`,
+    ];
+    for (const header of bad) {
+      expectUnauthorized(await t.http.get(BLOGS).set('Authorization', header));
+      expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', header));
+    }
+  });
+
+  it('reads with a valid token are 200', async () => {
+    const auth = `Bearer ${t.token('dave')}`;
+    const list = await t.http.get(BLOGS).set('Authorization', auth).expect(200);
+    expect(list.body.total).toBeGreaterThanOrEqual(1);
+    const read = await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', auth).expect(200);
+    expect(read.body.id).toBe(blogId);
+  });
+
+  it.each(['/health/live', '/health/ready'])('GET %s still answers 200 without a token', async (path) => {
+    await t.http.get(path).expect(200);
+  });
+});
