@@ -11,4 +11,7 @@ try {
   // no .env file: the environment alone configures the CLI
 }
 
-export default new DataSource(buildDataSourceOptions(loadAppConfig(process.env).database));
+const options = buildDataSourceOptions(loadAppConfig(process.env).database);
+
+// No per-request time bounds here: a migration run by hand may rightly take minutes.
+export default new DataSource({ ...options, extra: {} });
