@@ -1,4 +1,5 @@
-import { IsDefined, IsString, Length } from 'class-validator';
+import { IsDefined, IsString } from 'class-validator';
+import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
 
 /** Limits of the blog fields, in characters (Unicode code points), from the API contract. */
@@ -17,19 +18,19 @@ export const BLOG_LIMITS = {
  */
 export class BlogInputDto {
   @IsSafeText()
-  @Length(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
+  @CodePointLength(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
   @IsString()
   @IsDefined()
   readonly title!: string;
 
   @IsSafeText()
-  @Length(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
+  @CodePointLength(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
   @IsString()
   @IsDefined()
   readonly content!: string;
 
   @IsSafeText()
-  @Length(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
+  @CodePointLength(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
   @IsString()
   @IsDefined()
   readonly author!: string;

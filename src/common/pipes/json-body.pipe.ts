@@ -11,11 +11,14 @@ import {
  * - no parsed body → 415: the application parses only `application/json` bodies (see
  *   `setupApp`), so a body is absent exactly when the content type was missing or another type;
  * - a JSON array → 400: a body must be a JSON object (API contract);
- * - an own `__proto__` key → 400 naming it, which `ValidationPipe` would otherwise strip silently.
+ * - an own `__proto__` or `constructor` key → 400 naming it: class-transformer skips both when it
+ *   builds the DTO, so `forbidNonWhitelisted` would never see them and they would pass silently.
+ *   Checked for query objects too.
  */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'query') return rejectReservedKeys(value);
     if (metadata.type !== 'body') return value;
     if (value === undefined) {
       throw new UnsupportedMediaTypeException('Content-Type must be application/json');
@@ -23,9 +26,18 @@ export class JsonBodyPipe implements PipeTransform {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new BadRequestException('request body must be a JSON object');
     }
-    if (Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-      throw new BadRequestException(['property __proto__ should not exist']);
-    }
-    return value;
+    return rejectReservedKeys(value);
   }
+}
+
+/** Keys class-transformer drops without a word; a request carrying them is rejected instead. */
+const RESERVED_KEYS = ['__proto__', 'constructor'] as const;
+
+function rejectReservedKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const present = RESERVED_KEYS.filter((key) => Object.prototype.hasOwnProperty.call(value, key));
+  if (present.length > 0) {
+    throw new BadRequestException(present.map((key) => `property ${key} should not exist`));
+  }
+  return value;
 }
