@@ -1,0 +1,322 @@
+import { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import * as jwt from 'jsonwebtoken';
+import { appConfig, AppConfigType } from '../config/app.config';
+import { Public, ReadAccess } from './access.decorator';
+import { BearerTokenException } from './bearer-token.exception';
+import { JwtAuthGuard } from './jwt-auth.guard';
+import { JwtStrategy } from './jwt.strategy';
+
+const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
+const OTHER_SECRET = 'another-secret-that-is-also-32-bytes-or-more!';
+
+/** A fixed clock (seconds since the epoch) so expiry tests do not depend on the real time. */
+const NOW_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
+const NOW = Math.floor(NOW_MS / 1000);
+
+/** Dummy controller: each method carries one access policy. */
+class DummyController {
+  @Public()
+  health(): void {}
+
+  @ReadAccess()
+  list(): void {}
+
+  create(): void {}
+}
+
+@Public()
+class PublicController {
+  anything(): void {}
+}
+
+interface FakeRequest {
+  headers: Record<string, string>;
+  user?: unknown;
+}
+
+function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; audience?: string } = {}): AppConfigType {
+  return {
+    nodeEnv: 'test',
+    port: 3000,
+    database: { url: undefined, dataDir: './data' },
+    jwt: { secret: SECRET, secretGenerated: false, issuer: overrides.issuer, audience: overrides.audience },
+    readsRequireAuth: overrides.readsRequireAuth ?? false,
+  };
+}
+
+function contextFor(
+  handler: (...args: never[]) => unknown,
+  req: FakeRequest,
+  cls: new (...args: never[]) => unknown = DummyController,
+): ExecutionContext {
+  const res = {};
+  return {
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res, getNext: () => undefined }),
+    getHandler: () => handler,
+    getClass: () => cls,
+    getType: () => 'http',
+    getArgs: () => [req, res],
+    getArgByIndex: (i: number) => [req, res][i],
+    switchToRpc: () => {
+      throw new Error('not rpc');
+    },
+    switchToWs: () => {
+      throw new Error('not ws');
+    },
+  } as unknown as ExecutionContext;
+}
+
+function sign(payload: Record<string, unknown>, options: jwt.SignOptions = {}, secret = SECRET): string {
+  return jwt.sign({ iat: NOW, ...payload }, secret, { algorithm: 'HS256', noTimestamp: true, ...options });
+}
+
+function bearer(token: string, scheme = 'Bearer'): FakeRequest {
+  return { headers: { authorization: `${scheme} ${token}` } };
+}
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+async function makeGuard(config: AppConfigType): Promise<JwtAuthGuard> {
+  const moduleRef = await Test.createTestingModule({
+    providers: [JwtStrategy, JwtAuthGuard, Reflector, { provide: appConfig.KEY, useValue: config }],
+  }).compile();
+  return moduleRef.get(JwtAuthGuard);
+}
+
+/** Runs the guard and returns the 401 it threw, failing the test when it did not throw one. */
+async function rejection(guard: JwtAuthGuard, context: ExecutionContext): Promise<BearerTokenException> {
+  const error: unknown = await Promise.resolve()
+    .then(() => guard.canActivate(context))
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  expect(error).toBeInstanceOf(BearerTokenException);
+  const exception = error as BearerTokenException;
+  expect(exception.getStatus()).toBe(401);
+  return exception;
+}
+
+describe('JwtAuthGuard with JwtStrategy', () => {
+  const handlers = DummyController.prototype;
+
+  beforeEach(() => {
+    jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  describe('public routes', () => {
+    it('passes without an Authorization header', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: true }));
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.health, { headers: {} })))).resolves.toBe(
+        true,
+      );
+    });
+
+    it('ignores an invalid Authorization header', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: true }));
+      const req = bearer('not-a-jwt');
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.health, req)))).resolves.toBe(true);
+      expect(req.user).toBeUndefined();
+    });
+
+    it('honours @Public() on the class', async () => {
+      const guard = await makeGuard(makeConfig());
+      const context = contextFor(PublicController.prototype.anything, { headers: {} }, PublicController);
+
+      await expect(Promise.resolve(guard.canActivate(context))).resolves.toBe(true);
+    });
+  });
+
+  describe('read routes', () => {
+    it('pass without a header when readsRequireAuth=false', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, { headers: {} })))).resolves.toBe(true);
+    });
+
+    it('ignore a bad token when readsRequireAuth=false', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, bearer('garbage'))))).resolves.toBe(
+        true,
+      );
+    });
+
+    it('reject a request without a header (401, challenge Bearer) when readsRequireAuth=true', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: true }));
+
+      const error = await rejection(guard, contextFor(handlers.list, { headers: {} }));
+      expect(error.challenge).toBe('Bearer');
+    });
+
+    it('accept a valid token when readsRequireAuth=true', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: true }));
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 60 }));
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: [] });
+    });
+  });
+
+  describe('protected routes', () => {
+    let guard: JwtAuthGuard;
+
+    beforeEach(async () => {
+      guard = await makeGuard(makeConfig());
+    });
+
+    const protectedContext = (req: FakeRequest): ExecutionContext => contextFor(handlers.create, req);
+
+    it('reject a request without Authorization header: 401 with challenge "Bearer"', async () => {
+      const error = await rejection(guard, protectedContext({ headers: {} }));
+      expect(error.challenge).toBe('Bearer');
+    });
+
+    it('reject a header with another scheme', async () => {
+      const token = sign({ sub: 'alice', exp: NOW + 60 });
+      await rejection(guard, protectedContext({ headers: { authorization: `Basic ${token}` } }));
+    });
+
+    it('accept a valid HS256 token and set req.user = { sub, scopes }', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 3600, scope: 'blogs:admin openid' }));
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: ['blogs:admin', 'openid'] });
+    });
+
+    it('accept the scheme name in any case (RFC 9110 §11.1)', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 60 }), 'bEaReR');
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: [] });
+    });
+
+    it('reject an expired token: 401 with challenge Bearer error="invalid_token"', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW - 3600 }));
+
+      const error = await rejection(guard, protectedContext(req));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+      expect(req.user).toBeUndefined();
+    });
+
+    it('reject a malformed token with challenge Bearer error="invalid_token"', async () => {
+      const error = await rejection(guard, protectedContext(bearer('abc.def.ghi')));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject a token signed with another secret', async () => {
+      const error = await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET))));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject alg "none"', async () => {
+      const token = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'alice', exp: NOW + 60 })}.`;
+
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject HS512 even when signed with the right secret', async () => {
+      const token = sign({ sub: 'alice', exp: NOW + 60 }, { algorithm: 'HS512' });
+
+      await rejection(guard, protectedContext(bearer(token)));
+    });
+
+    it('reject a token without exp', async () => {
+      const token = sign({ sub: 'alice' });
+
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject a token without sub', async () => {
+      const error = await rejection(guard, protectedContext(bearer(sign({ exp: NOW + 60 }))));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject an empty or non-string sub', async () => {
+      await rejection(guard, protectedContext(bearer(sign({ sub: '', exp: NOW + 60 }))));
+      await rejection(guard, protectedContext(bearer(sign({ sub: 42, exp: NOW + 60 }))));
+    });
+
+    it('reject a token that is not yet valid (nbf 60 s ahead)', async () => {
+      const token = sign({ sub: 'alice', exp: NOW + 3600, nbf: NOW + 60 });
+
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('accept exp 10 s in the past (clock tolerance 30 s)', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW - 10 }));
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: [] });
+    });
+
+    it('accept nbf 10 s in the future (clock tolerance 30 s)', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 60, nbf: NOW + 10 }));
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+    });
+
+    it('reject exp 60 s in the past (beyond the clock tolerance)', async () => {
+      const error = await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW - 60 }))));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('does not verify iss or aud when they are not configured', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'anyone', aud: 'anything' }));
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+    });
+  });
+
+  describe('with JWT_ISSUER and JWT_AUDIENCE configured', () => {
+    let guard: JwtAuthGuard;
+
+    beforeEach(async () => {
+      guard = await makeGuard(makeConfig({ issuer: 'https://idp.example', audience: 'blog-service' }));
+    });
+
+    const protectedContext = (req: FakeRequest): ExecutionContext => contextFor(handlers.create, req);
+
+    it('accept a token with the configured iss and aud', async () => {
+      const req = bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'https://idp.example', aud: 'blog-service' }));
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: [] });
+    });
+
+    it('reject a wrong iss', async () => {
+      const token = sign({ sub: 'alice', exp: NOW + 60, iss: 'https://evil.example', aud: 'blog-service' });
+
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject a missing iss', async () => {
+      await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60, aud: 'blog-service' }))));
+    });
+
+    it('reject a wrong aud', async () => {
+      const token = sign({ sub: 'alice', exp: NOW + 60, iss: 'https://idp.example', aud: 'other-service' });
+
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('reject a missing aud', async () => {
+      await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'https://idp.example' }))));
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { BLOGS_ADMIN_SCOPE, principalFromClaims } from './principal';
+
+describe('principalFromClaims', () => {
+  const exp = 1_900_000_000;
+
+  it('builds the principal from sub and a space-separated scope', () => {
+    expect(principalFromClaims({ sub: 'alice', exp, scope: 'blogs:admin openid' })).toEqual({
+      sub: 'alice',
+      scopes: ['blogs:admin', 'openid'],
+    });
+  });
+
+  it('ignores repeated, leading and trailing spaces', () => {
+    expect(principalFromClaims({ sub: 'alice', exp, scope: '  a   b  c ' })).toEqual({
+      sub: 'alice',
+      scopes: ['a', 'b', 'c'],
+    });
+  });
+
+  it('gives no scopes when the scope claim is missing', () => {
+    expect(principalFromClaims({ sub: 'alice', exp })).toEqual({ sub: 'alice', scopes: [] });
+  });
+
+  it('gives no scopes for an empty or blank scope', () => {
+    expect(principalFromClaims({ sub: 'alice', exp, scope: '' })?.scopes).toEqual([]);
+    expect(principalFromClaims({ sub: 'alice', exp, scope: '   ' })?.scopes).toEqual([]);
+  });
+
+  it('gives no scopes when the scope claim is not a string', () => {
+    expect(principalFromClaims({ sub: 'alice', exp, scope: ['blogs:admin'] })?.scopes).toEqual([]);
+    expect(principalFromClaims({ sub: 'alice', exp, scope: 1 })?.scopes).toEqual([]);
+  });
+
+  it('keeps a scope as a whole word (blogs:administrator is not blogs:admin)', () => {
+    const principal = principalFromClaims({ sub: 'alice', exp, scope: 'blogs:administrator' });
+    expect(principal?.scopes).toEqual(['blogs:administrator']);
+    expect(principal?.scopes).not.toContain(BLOGS_ADMIN_SCOPE);
+  });
+
+  it('returns undefined when sub is missing', () => {
+    expect(principalFromClaims({ exp })).toBeUndefined();
+  });
+
+  it('returns undefined when sub is empty', () => {
+    expect(principalFromClaims({ sub: '', exp })).toBeUndefined();
+  });
+
+  it.each([[42], [null], [{}], [['alice']], [true]])('returns undefined when sub is %p (not a string)', (sub) => {
+    expect(principalFromClaims({ sub, exp })).toBeUndefined();
+  });
+
+  it('returns undefined when exp is missing', () => {
+    expect(principalFromClaims({ sub: 'alice' })).toBeUndefined();
+  });
+
+  it.each([['1900000000'], [null], [{}], [[exp]]])('returns undefined when exp is %p (not a number)', (badExp) => {
+    expect(principalFromClaims({ sub: 'alice', exp: badExp })).toBeUndefined();
+  });
+
+  it('keeps the sub exactly as given', () => {
+    expect(principalFromClaims({ sub: ' Alice@Example ', exp })?.sub).toBe(' Alice@Example ');
+  });
+});

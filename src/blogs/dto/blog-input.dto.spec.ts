@@ -1,0 +1,245 @@
+import { ArgumentMetadata, BadRequestException, HttpException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { createGlobalPipes } from '../../common/pipes/global-pipes';
+import { BLOG_LIMITS } from './blog-input.dto';
+import { CreateBlogDto } from './create-blog.dto';
+import { UpdateBlogDto } from './update-blog.dto';
+
+const createMetadata: ArgumentMetadata = { type: 'body', metatype: CreateBlogDto, data: undefined };
+const updateMetadata: ArgumentMetadata = { type: 'body', metatype: UpdateBlogDto, data: undefined };
+
+/** Runs the application's real global pipes, in order, as Nest does for a `@Body()` parameter. */
+async function runPipes(value: unknown, metadata: ArgumentMetadata = createMetadata): Promise<unknown> {
+  let v = value;
+  for (const p of createGlobalPipes()) v = await p.transform(v, metadata);
+  return v;
+}
+
+/** Runs the pipes expecting an exception of `type`; returns it. */
+async function rejectionOf<T extends HttpException>(
+  value: unknown,
+  type: new (...args: never[]) => T,
+  metadata: ArgumentMetadata = createMetadata,
+): Promise<T> {
+  const error: unknown = await runPipes(value, metadata).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as T;
+}
+
+/** The validation messages of a 400, always as an array. */
+async function messagesOf(value: unknown, metadata: ArgumentMetadata = createMetadata): Promise<string[]> {
+  const error = await rejectionOf(value, BadRequestException, metadata);
+  expect(error.getStatus()).toBe(400);
+  const message = (error.getResponse() as { message: string | string[] }).message;
+  return Array.isArray(message) ? message : [message];
+}
+
+const valid = { title: 'Hello', content: 'World', author: 'Alice' };
+
+describe('BlogInputDto through the global pipes', () => {
+  describe('valid bodies', () => {
+    it('passes a valid body and returns a CreateBlogDto with the same values', async () => {
+      const result = await runPipes({ ...valid });
+
+      expect(result).toBeInstanceOf(CreateBlogDto);
+      expect(result).toEqual(valid);
+    });
+
+    it('works the same for UpdateBlogDto', async () => {
+      await expect(runPipes({ ...valid }, updateMetadata)).resolves.toBeInstanceOf(UpdateBlogDto);
+    });
+
+    it('keeps strings exactly as sent (no trimming, no escaping)', async () => {
+      const body = { title: '  <b>Hi</b> & "you"  ', content: '\n\tline\n', author: ' Zoë 👩‍💻 ' };
+
+      await expect(runPipes({ ...body })).resolves.toEqual(body);
+    });
+
+    it('accepts the exact maximum lengths', async () => {
+      const body = {
+        title: 't'.repeat(BLOG_LIMITS.title.max),
+        author: 'a'.repeat(BLOG_LIMITS.author.max),
+        content: 'c'.repeat(BLOG_LIMITS.content.max),
+      };
+      expect(BLOG_LIMITS).toEqual({ title: { min: 1, max: 200 }, author: { min: 1, max: 100 }, content: { min: 1, max: 100_000 } });
+
+      await expect(runPipes(body)).resolves.toEqual(body);
+    });
+
+    it('accepts one-character fields', async () => {
+      await expect(runPipes({ title: 'x', content: 'y', author: 'z' })).resolves.toBeInstanceOf(CreateBlogDto);
+    });
+
+    it('counts an astral character as one: 200 × 😀 is a valid title, 100 × 😀 a valid author', async () => {
+      const body = { ...valid, title: '😀'.repeat(200), author: '😀'.repeat(100) };
+      expect(body.title.length).toBe(400);
+
+      await expect(runPipes(body)).resolves.toEqual(body);
+    });
+  });
+
+  describe('lengths', () => {
+    it.each([
+      ['title', 201],
+      ['author', 101],
+      ['content', 100_001],
+    ])('rejects %s of %d characters', async (field, length) => {
+      const messages = await messagesOf({ ...valid, [field]: 'x'.repeat(length) });
+
+      expect(messages.some((m) => m.startsWith(field))).toBe(true);
+    });
+
+    it('rejects 201 × 😀 as title', async () => {
+      const messages = await messagesOf({ ...valid, title: '😀'.repeat(201) });
+
+      expect(messages.some((m) => m.startsWith('title'))).toBe(true);
+    });
+
+    // The DTO documents its limits "in characters (Unicode code points)". validator.js's isLength
+    // also subtracts variation selectors (U+FE0E/U+FE0F), so '❤️' (2 code points) counts as 1.
+    it('counts variation selectors as code points: a title of 101 × "❤️" (202 code points) is rejected', async () => {
+      const title = '\u2764\uFE0F'.repeat(101);
+      expect([...title].length).toBe(202);
+
+      const messages = await messagesOf({ ...valid, title });
+      expect(messages.some((m) => m.startsWith('title'))).toBe(true);
+    });
+
+    it.each(['title', 'content', 'author'])('rejects an empty %s', async (field) => {
+      const messages = await messagesOf({ ...valid, [field]: '' });
+
+      expect(messages.some((m) => m.startsWith(field))).toBe(true);
+    });
+  });
+
+  describe('text content', () => {
+    it.each([
+      ['title', ' '],
+      ['content', ' \t\n\r '],
+      ['author', '\u00a0\u2003'],
+    ])('rejects whitespace-only %s', async (field, value) => {
+      const messages = await messagesOf({ ...valid, [field]: value });
+
+      expect(messages).toContain(`${field} must not be whitespace only`);
+    });
+
+    it.each(['title', 'content', 'author'])('rejects U+0000 in %s', async (field) => {
+      const messages = await messagesOf({ ...valid, [field]: 'a\u0000b' });
+
+      expect(messages).toContain(`${field} must not contain U+0000`);
+    });
+
+    it.each(['title', 'content', 'author'])('rejects a lone surrogate in %s', async (field) => {
+      const messages = await messagesOf({ ...valid, [field]: 'a\ud800b' });
+
+      expect(messages.some((m) => m.startsWith(field) && /surrogate|well-formed/.test(m))).toBe(true);
+    });
+
+    it('rejects a lone low surrogate too', async () => {
+      await messagesOf({ ...valid, title: '\udc00' });
+    });
+  });
+
+  describe('types (no coercion)', () => {
+    it.each([
+      ['title', 5],
+      ['content', 0],
+      ['author', null],
+      ['title', true],
+      ['content', ['a']],
+      ['author', { name: 'Alice' }],
+    ])('rejects %s = %p', async (field, value) => {
+      const messages = await messagesOf({ ...valid, [field]: value });
+
+      expect(messages.some((m) => m.startsWith(field))).toBe(true);
+    });
+
+    it('does not coerce a number into a string', async () => {
+      const messages = await messagesOf({ ...valid, title: 5 });
+
+      expect(messages).toContain('title must be a string');
+    });
+  });
+
+  describe('missing fields', () => {
+    it.each(['title', 'content', 'author'])('rejects a body without %s', async (field) => {
+      const body: Record<string, unknown> = { ...valid };
+      delete body[field];
+
+      const messages = await messagesOf(body);
+      expect(messages.some((m) => m.startsWith(field))).toBe(true);
+    });
+
+    it('rejects an empty object naming all three fields', async () => {
+      const messages = await messagesOf({});
+
+      for (const field of ['title', 'content', 'author']) {
+        expect(messages.some((m) => m.startsWith(field))).toBe(true);
+      }
+    });
+
+    it('rejects a field set to undefined', async () => {
+      await messagesOf({ ...valid, author: undefined });
+    });
+  });
+
+  describe('extra properties', () => {
+    it('rejects an extra id with "property id should not exist"', async () => {
+      const messages = await messagesOf({ ...valid, id: 1 });
+
+      expect(messages).toContain('property id should not exist');
+    });
+
+    it.each(['createdAt', 'updatedAt', 'ownerId', 'ownerSub'])('rejects an extra %s', async (key) => {
+      const messages = await messagesOf({ ...valid, [key]: 'x' });
+
+      expect(messages).toContain(`property ${key} should not exist`);
+    });
+
+    // class-transformer skips `constructor` (like `__proto__`) when building the DTO, so the
+    // whitelist never sees it; the contract wants 400 naming any other property.
+    it('rejects an own "constructor" key naming it', async () => {
+      const body: unknown = JSON.parse('{"constructor":"x","title":"t","content":"c","author":"a"}');
+
+      const messages = await messagesOf(body);
+      expect(messages.some((m) => m.includes('constructor'))).toBe(true);
+    });
+
+    it('rejects an own __proto__ key (from JSON.parse) naming __proto__', async () => {
+      const body: unknown = JSON.parse('{"__proto__":1,"title":"t","content":"c","author":"a"}');
+      expect(Object.prototype.hasOwnProperty.call(body, '__proto__')).toBe(true);
+
+      const messages = await messagesOf(body);
+      expect(messages.some((m) => m.includes('__proto__'))).toBe(true);
+    });
+
+    it('rejects an own __proto__ key holding an object', async () => {
+      const body: unknown = JSON.parse('{"__proto__":{"isAdmin":true},"title":"t","content":"c","author":"a"}');
+
+      const messages = await messagesOf(body);
+      expect(messages.some((m) => m.includes('__proto__'))).toBe(true);
+    });
+  });
+
+  describe('body shape', () => {
+    it('answers 415 UnsupportedMediaTypeException when there is no parsed body', async () => {
+      const error = await rejectionOf(undefined, UnsupportedMediaTypeException);
+
+      expect(error.getStatus()).toBe(415);
+    });
+
+    it('rejects an array body with 400', async () => {
+      const error = await rejectionOf([valid], BadRequestException);
+
+      expect(error.getStatus()).toBe(400);
+    });
+
+    it.each([[null], ['a string'], [42], [true]])('rejects a non-object body %p with 400', async (body) => {
+      const error = await rejectionOf(body, BadRequestException);
+
+      expect(error.getStatus()).toBe(400);
+    });
+  });
+});

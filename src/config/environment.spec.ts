@@ -1,0 +1,168 @@
+import { ConfigValidationError, loadAppConfig, MIN_JWT_SECRET_BYTES } from './environment';
+
+const SECRET_32 = 'x'.repeat(32);
+
+/** Runs loadAppConfig and returns the ConfigValidationError it threw (failing when it did not). */
+function configError(env: NodeJS.ProcessEnv): ConfigValidationError {
+  let caught: unknown;
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ConfigValidationError);
+  return caught as ConfigValidationError;
+}
+
+function expectOneLineNaming(error: ConfigValidationError, variable: string): void {
+  expect(error.message).toContain(variable);
+  expect(error.message).not.toMatch(/[\r\n]/);
+  expect(error.message.trim()).not.toBe('');
+}
+
+describe('loadAppConfig', () => {
+  describe('defaults', () => {
+    it('uses port 3000, ./data, readsRequireAuth=false, development, no database URL', () => {
+      const config = loadAppConfig({});
+
+      expect(config.port).toBe(3000);
+      expect(config.database).toEqual({ url: undefined, dataDir: './data' });
+      expect(config.readsRequireAuth).toBe(false);
+      expect(config.nodeEnv).toBe('development');
+      expect(config.jwt.issuer).toBeUndefined();
+      expect(config.jwt.audience).toBeUndefined();
+    });
+
+    it('generates a secret of at least 32 bytes and marks it as generated', () => {
+      const config = loadAppConfig({});
+
+      expect(config.jwt.secretGenerated).toBe(true);
+      expect(typeof config.jwt.secret).toBe('string');
+      expect(Buffer.byteLength(config.jwt.secret, 'utf8')).toBeGreaterThanOrEqual(MIN_JWT_SECRET_BYTES);
+      expect(MIN_JWT_SECRET_BYTES).toBe(32);
+    });
+
+    it('generates a different secret each time (random, not a constant)', () => {
+      expect(loadAppConfig({}).jwt.secret).not.toBe(loadAppConfig({}).jwt.secret);
+    });
+
+    it('ignores unknown variables', () => {
+      expect(() => loadAppConfig({ SOMETHING_ELSE: 'whatever', HOME: '/root' })).not.toThrow();
+    });
+  });
+
+  describe('valid values', () => {
+    it('reads every variable', () => {
+      const config = loadAppConfig({
+        NODE_ENV: 'production',
+        PORT: '8080',
+        DATABASE_URL: 'postgres://user:pw@db:5432/blogs',
+        DATA_DIR: '/var/lib/blogs',
+        JWT_SECRET: SECRET_32,
+        JWT_ISSUER: 'https://idp.example',
+        JWT_AUDIENCE: 'blog-service',
+        READS_REQUIRE_AUTH: 'true',
+      });
+
+      expect(config).toEqual({
+        nodeEnv: 'production',
+        port: 8080,
+        database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
+        jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
+        readsRequireAuth: true,
+      });
+    });
+
+    it('accepts postgresql:// URLs', () => {
+      expect(loadAppConfig({ DATABASE_URL: 'postgresql://localhost/blogs' }).database.url).toBe(
+        'postgresql://localhost/blogs',
+      );
+    });
+
+    it('treats an empty DATABASE_URL as unset', () => {
+      expect(loadAppConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
+    });
+
+    it('parses READS_REQUIRE_AUTH=true and READS_REQUIRE_AUTH=false as booleans', () => {
+      expect(loadAppConfig({ READS_REQUIRE_AUTH: 'true' }).readsRequireAuth).toBe(true);
+      expect(loadAppConfig({ READS_REQUIRE_AUTH: 'false' }).readsRequireAuth).toBe(false);
+    });
+
+    it('accepts the port bounds 0 and 65535', () => {
+      expect(loadAppConfig({ PORT: '0' }).port).toBe(0);
+      expect(loadAppConfig({ PORT: '65535' }).port).toBe(65535);
+    });
+
+    it('accepts NODE_ENV test and production (with a secret)', () => {
+      expect(loadAppConfig({ NODE_ENV: 'test' }).nodeEnv).toBe('test');
+      expect(loadAppConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET_32 }).nodeEnv).toBe('production');
+    });
+
+    it('accepts a JWT_SECRET of exactly 32 ASCII bytes and does not mark it generated', () => {
+      const config = loadAppConfig({ JWT_SECRET: SECRET_32 });
+
+      expect(config.jwt.secret).toBe(SECRET_32);
+      expect(config.jwt.secretGenerated).toBe(false);
+    });
+
+    it('counts JWT_SECRET in UTF-8 bytes: 11 three-byte characters (33 bytes) are accepted', () => {
+      const secret = '€'.repeat(11);
+      expect(secret.length).toBe(11);
+
+      expect(loadAppConfig({ JWT_SECRET: secret }).jwt.secret).toBe(secret);
+    });
+
+    it('treats an empty JWT_SECRET as unset (generated in development)', () => {
+      expect(loadAppConfig({ JWT_SECRET: '' }).jwt.secretGenerated).toBe(true);
+    });
+  });
+
+  describe('invalid values throw ConfigValidationError with one line naming the variable', () => {
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '65536'],
+      ['PORT', '-1'],
+      ['PORT', '1.5'],
+      ['PORT', '080'],
+      ['READS_REQUIRE_AUTH', 'yes'],
+      ['READS_REQUIRE_AUTH', 'TRUE'],
+      ['READS_REQUIRE_AUTH', '1'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['DATABASE_URL', 'postgres://'],
+      ['NODE_ENV', 'staging'],
+      ['DATA_DIR', ''],
+    ])('%s=%p', (variable, value) => {
+      const error = configError({ [variable]: value });
+
+      expectOneLineNaming(error, variable);
+      expect(error.name).toBe('ConfigValidationError');
+      expect(error).toBeInstanceOf(Error);
+    });
+
+    it('JWT_SECRET shorter than 32 bytes (31 ASCII characters)', () => {
+      expectOneLineNaming(configError({ JWT_SECRET: 'x'.repeat(31) }), 'JWT_SECRET');
+    });
+
+    it('JWT_SECRET of 30 bytes written as 10 three-byte characters', () => {
+      expectOneLineNaming(configError({ JWT_SECRET: '€'.repeat(10) }), 'JWT_SECRET');
+    });
+
+    it('JWT_SECRET too short also in production', () => {
+      expectOneLineNaming(configError({ NODE_ENV: 'production', JWT_SECRET: 'short' }), 'JWT_SECRET');
+    });
+
+    it('NODE_ENV=production without JWT_SECRET', () => {
+      expectOneLineNaming(configError({ NODE_ENV: 'production' }), 'JWT_SECRET');
+    });
+
+    it('NODE_ENV=production with an empty JWT_SECRET', () => {
+      expectOneLineNaming(configError({ NODE_ENV: 'production', JWT_SECRET: '' }), 'JWT_SECRET');
+    });
+
+    it('does not put the secret value into the message', () => {
+      const secret = 'tooshort-s3cr3t';
+      expect(configError({ JWT_SECRET: secret }).message).not.toContain(secret);
+    });
+  });
+});
