@@ -11,9 +11,9 @@ import {
  * - no parsed body → 415: the application parses only `application/json` bodies (see
  *   `setupApp`), so a body is absent exactly when the content type was missing or another type;
  * - a JSON array → 400: a body must be a JSON object (API contract);
- * - an own `__proto__` or `constructor` key → 400 naming it: class-transformer skips both when it
- *   builds the DTO, so `forbidNonWhitelisted` would never see them and they would pass silently.
- *   Checked for query objects too.
+ * - an own `__proto__`, `constructor` or `prototype` key → 400 naming it: `ValidationPipe` and
+ *   class-transformer drop these before validating, so `forbidNonWhitelisted` would never see them
+ *   and they would pass silently. Checked for query objects too.
  */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {
@@ -31,7 +31,7 @@ export class JsonBodyPipe implements PipeTransform {
 }
 
 /** Keys class-transformer drops without a word; a request carrying them is rejected instead. */
-const RESERVED_KEYS = ['__proto__', 'constructor'] as const;
+const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 function rejectReservedKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
