@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -21,8 +22,9 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
   const config = app.get<AppConfigType>(appConfig.KEY);
   await app.listen(config.port);
+  const { port } = app.getHttpServer().address() as AddressInfo;
   const database = config.database.url ? 'PostgreSQL' : `embedded PGlite in ${config.database.dataDir}`;
-  Logger.log(`Listening on port ${config.port} (${database})`, 'Bootstrap');
+  Logger.log(`Listening on port ${port} (${database})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

@@ -12,10 +12,11 @@ export const SERVER_POOL_SIZE = 10;
 
 /**
  * Bounds on every wait for the database, in ms, so that an unreachable or stuck server gives a
- * 503 within the contract's 5 s instead of a hanging request: getting a connection (new or from a
- * busy pool), a statement on the server, and the client's wait for a reply.
+ * 503 within the contract's 5 s (with room for the request's other work) instead of a hanging
+ * request: getting a connection (new or from a busy pool), a statement on the server, and the
+ * client's wait for a reply.
  */
-export const DATABASE_TIMEOUTS = { connectMs: 3_000, statementMs: 4_000, queryMs: 4_500 } as const;
+export const DATABASE_TIMEOUTS = { connectMs: 3_000, statementMs: 3_000, queryMs: 3_500 } as const;
 
 /**
  * Builds the DataSource options for the configured database: a PostgreSQL server when
