@@ -1,0 +1,334 @@
+import type { Response } from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+
+// End-to-end checks of the list operation (API contract, "Paging"): defaults, envelope, order,
+// exact total, bounds and the strict syntax of `limit` and `offset`.
+
+const BLOGS = '/api/v1/blogs';
+const BLOG_FIELDS = ['author', 'content', 'createdAt', 'id', 'title', 'updatedAt'];
+const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const INT4_MAX = 2_147_483_647;
+
+interface BlogBody {
+  id: number;
+  title: string;
+  content: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ListBody {
+  data: BlogBody[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+describe('blogs: list and paging (e2e)', () => {
+  let t: TestApp;
+  let alice: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = t.token('alice');
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Empties the table, then creates `n` blogs one after another through the API. */
+  async function freshBlogs(n: number): Promise<BlogBody[]> {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+    const created: BlogBody[] = [];
+    for (let i = 1; i <= n; i += 1) {
+      const res = await t.http
+        .post(BLOGS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send({ title: `title ${i}`, content: `content ${i}`, author: `author ${i}` });
+      expect(res.status).toBe(201);
+      created.push(res.body as BlogBody);
+    }
+    return created;
+  }
+
+  async function countBlogs(): Promise<number> {
+    const rows: { n: number | string }[] = await t.dataSource.query('SELECT count(*) AS n FROM blogs');
+    return Number(rows[0].n);
+  }
+
+  /** GET the list with this raw query string and expect 200 with a well-formed envelope. */
+  async function list(query = ''): Promise<ListBody> {
+    const res = await t.http.get(`${BLOGS}${query}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'offset', 'total']);
+    expect(Array.isArray(res.body.data)).toBe(true);
+    return res.body as ListBody;
+  }
+
+  /** Ids of the stored blogs, newest first (`created_at` desc, then `id` desc), sorted here in JS. */
+  async function expectedOrder(): Promise<number[]> {
+    const rows: { id: number | string; created_at: string | Date }[] = await t.dataSource.query(
+      'SELECT id, created_at FROM blogs',
+    );
+    return rows
+      .map((r) => ({ id: Number(r.id), at: new Date(r.created_at).getTime() }))
+      .sort((a, b) => b.at - a.at || b.id - a.id)
+      .map((r) => r.id);
+  }
+
+  function expectBadRequest(res: Response, naming?: string): void {
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.anything() });
+    if (naming !== undefined) {
+      const { message } = res.body as { message: string | string[] };
+      const messages = Array.isArray(message) ? message : [message];
+      expect(messages.some((m) => m.includes(naming))).toBe(true);
+    }
+  }
+
+  describe('envelope and defaults', () => {
+    let created: BlogBody[];
+
+    beforeAll(async () => {
+      created = await freshBlogs(25);
+    });
+
+    it('without a query uses limit 10 and offset 0, and says so in the envelope', async () => {
+      const body = await list();
+      expect(body.limit).toBe(10);
+      expect(body.offset).toBe(0);
+      expect(body.total).toBe(25);
+      expect(body.data).toHaveLength(10);
+    });
+
+    it('answers the effective limit and offset given in the query', async () => {
+      const body = await list('?limit=7&offset=3');
+      expect(body).toMatchObject({ limit: 7, offset: 3, total: 25 });
+      expect(body.data).toHaveLength(7);
+    });
+
+    it('accepts limit alone and offset alone, defaulting the other', async () => {
+      const onlyLimit = await list('?limit=3');
+      expect(onlyLimit).toMatchObject({ limit: 3, offset: 0 });
+      expect(onlyLimit.data).toHaveLength(3);
+      const onlyOffset = await list('?offset=20');
+      expect(onlyOffset).toMatchObject({ limit: 10, offset: 20 });
+      expect(onlyOffset.data).toHaveLength(5);
+    });
+
+    it('returns list items with all six fields, equal to what read returns', async () => {
+      const body = await list('?limit=100');
+      expect(body.data).toHaveLength(25);
+      for (const item of body.data) {
+        expect(Object.keys(item).sort()).toEqual(BLOG_FIELDS);
+        expect(Number.isInteger(item.id)).toBe(true);
+        expect(item.createdAt).toMatch(ISO_UTC_MS);
+        expect(item.updatedAt).toMatch(ISO_UTC_MS);
+        const read = await t.http.get(`${BLOGS}/${item.id}`);
+        expect(read.status).toBe(200);
+        expect(item).toEqual(read.body);
+      }
+      expect([...body.data].sort((a, b) => a.id - b.id)).toEqual(created);
+    });
+
+    it('has an exact total equal to the number of stored blogs, which follows new creates', async () => {
+      expect((await list()).total).toBe(await countBlogs());
+      const res = await t.http
+        .post(BLOGS)
+        .set('Authorization', `Bearer ${alice}`)
+        .send({ title: 'one more', content: 'c', author: 'a' });
+      expect(res.status).toBe(201);
+      const body = await list('?offset=5&limit=1');
+      expect(body.total).toBe(26);
+      expect(body.total).toBe(await countBlogs());
+    });
+  });
+
+  describe('order: newest first, createdAt descending then id descending', () => {
+    it('lists blogs created one after another newest first (ids descending)', async () => {
+      const created = await freshBlogs(12);
+      const body = await list('?limit=100');
+      expect(body.data.map((b) => b.id)).toEqual(created.map((b) => b.id).reverse());
+    });
+
+    it('orders by createdAt first, whatever the ids, and breaks ties on createdAt by id descending', async () => {
+      await freshBlogs(15);
+      // Creation times that disagree with the ids, with ties: blog i at 2030-01-01 + ((i * 7) mod 5) minutes.
+      await t.dataSource.query(
+        `UPDATE blogs SET created_at = timestamptz '2030-01-01T00:00:00.000Z' + ((id * 7) % 5) * interval '1 minute'`,
+      );
+      const expected = await expectedOrder();
+      // Sanity: this order is neither id ascending nor id descending.
+      const byIdDesc = [...expected].sort((a, b) => b - a);
+      expect(expected).not.toEqual(byIdDesc);
+      expect(expected).not.toEqual([...byIdDesc].reverse());
+
+      const body = await list('?limit=100');
+      expect(body.data.map((b) => b.id)).toEqual(expected);
+      // Within one createdAt, ids descend; across, createdAt descends.
+      for (let i = 1; i < body.data.length; i += 1) {
+        const [prev, cur] = [body.data[i - 1], body.data[i]];
+        const prevAt = Date.parse(prev.createdAt);
+        const curAt = Date.parse(cur.createdAt);
+        expect(curAt).toBeLessThanOrEqual(prevAt);
+        if (curAt === prevAt) expect(cur.id).toBeLessThan(prev.id);
+      }
+      expect(body.data[0].createdAt).toBe('2030-01-01T00:04:00.000Z');
+    });
+
+    it('walks consecutive pages without overlap or gap, matching one full page', async () => {
+      await freshBlogs(23);
+      // Some ties on createdAt, so stability depends on the id tiebreak.
+      await t.dataSource.query(
+        `UPDATE blogs SET created_at = timestamptz '2030-06-01T00:00:00.000Z' + ((id / 4) * interval '1 second')`,
+      );
+      const expected = await expectedOrder();
+      const full = await list('?limit=100');
+      expect(full.data.map((b) => b.id)).toEqual(expected);
+
+      for (const pageSize of [1, 4, 5, 10]) {
+        const walked: number[] = [];
+        for (let offset = 0; offset < 23; offset += pageSize) {
+          const page = await list(`?limit=${pageSize}&offset=${offset}`);
+          expect(page).toMatchObject({ limit: pageSize, offset, total: 23 });
+          expect(page.data).toHaveLength(Math.min(pageSize, 23 - offset));
+          walked.push(...page.data.map((b) => b.id));
+        }
+        expect(new Set(walked).size).toBe(walked.length);
+        expect(walked).toEqual(expected);
+      }
+    });
+  });
+
+  describe('offset past the end', () => {
+    beforeAll(async () => {
+      await freshBlogs(6);
+    });
+
+    it.each([6, 7, 1000, INT4_MAX])('offset %i gives data [] with the true total', async (offset) => {
+      const body = await list(`?offset=${offset}`);
+      expect(body).toEqual({ data: [], total: 6, limit: 10, offset });
+    });
+
+    it('a last, partial page holds the remaining blogs', async () => {
+      const body = await list('?offset=4&limit=10');
+      expect(body.data).toHaveLength(2);
+      expect(body.total).toBe(6);
+    });
+  });
+
+  describe('bounds of limit and offset', () => {
+    beforeAll(async () => {
+      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+      // 120 blogs, so that the largest page is really full.
+      await t.dataSource.query(
+        `INSERT INTO blogs (title, content, author, owner_sub)
+         SELECT 'title ' || n, 'content ' || n, 'author ' || n, 'alice' FROM generate_series(1, 120) AS n`,
+      );
+    });
+
+    it('limit 1 is accepted and gives one blog', async () => {
+      const body = await list('?limit=1');
+      expect(body).toMatchObject({ limit: 1, offset: 0, total: 120 });
+      expect(body.data).toHaveLength(1);
+    });
+
+    it('limit 100 is accepted and gives 100 blogs', async () => {
+      const body = await list('?limit=100');
+      expect(body).toMatchObject({ limit: 100, offset: 0, total: 120 });
+      expect(body.data).toHaveLength(100);
+    });
+
+    it('offset 0 is accepted', async () => {
+      const body = await list('?offset=0&limit=5');
+      expect(body).toMatchObject({ limit: 5, offset: 0, total: 120 });
+      expect(body.data).toHaveLength(5);
+    });
+
+    it('offset 2147483647 is accepted', async () => {
+      expect(await list(`?offset=${INT4_MAX}`)).toEqual({ data: [], total: 120, limit: 10, offset: INT4_MAX });
+    });
+
+    it.each(['0', '101', '-1', '1000', '2147483648'])('limit=%s is rejected with 400 naming limit', async (value) => {
+      expectBadRequest(await t.http.get(`${BLOGS}?limit=${value}`), 'limit');
+    });
+
+    it.each(['-1', '2147483648', '99999999999999999999'])('offset=%s is rejected with 400 naming offset', async (value) => {
+      expectBadRequest(await t.http.get(`${BLOGS}?offset=${value}`), 'offset');
+    });
+  });
+
+  describe('syntax of limit and offset: ^(0|[1-9][0-9]*)$ only', () => {
+    const nonCanonical: [string, string][] = [
+      ['leading zero 01', '01'],
+      ['decimal 1.0', '1.0'],
+      ['exponent 1e1', '1e1'],
+      ['leading space', '%201'],
+      ['trailing space', '1%20'],
+      ['empty', ''],
+      ['plus sign (%2B1)', '%2B1'],
+      ['plus sign (raw +1)', '+1'],
+      ['hexadecimal 0x1', '0x1'],
+      ['letters', 'ten'],
+      ['fullwidth digit', '%EF%BC%95'],
+    ];
+
+    describe.each(['limit', 'offset'])('%s', (param) => {
+      it.each(nonCanonical)(`rejects a value with a %s (${param}=%s) with 400`, async (_label, value) => {
+        expectBadRequest(await t.http.get(`${BLOGS}?${param}=${value}`), param);
+      });
+
+      it(`rejects ${param} without a value (?${param}) with 400`, async () => {
+        expectBadRequest(await t.http.get(`${BLOGS}?${param}`));
+      });
+
+      it(`rejects a repeated parameter (${param}=1&${param}=2) with 400`, async () => {
+        expectBadRequest(await t.http.get(`${BLOGS}?${param}=1&${param}=2`));
+      });
+
+      it(`rejects a repeated parameter even with equal values (${param}=1&${param}=1) with 400`, async () => {
+        expectBadRequest(await t.http.get(`${BLOGS}?${param}=1&${param}=1`));
+      });
+
+      it.each([`${param}[]=1`, `${param}[a]=1`, `${param}[0]=1`, `${param}[]=1&${param}[]=2`])(
+        'rejects array or object syntax (%s) with 400',
+        async (query) => {
+          expectBadRequest(await t.http.get(`${BLOGS}?${query}`));
+        },
+      );
+    });
+
+    it('rejects offset=00 (a leading zero on zero) with 400', async () => {
+      expectBadRequest(await t.http.get(`${BLOGS}?offset=00`), 'offset');
+    });
+
+    it('rejects offset=-0 with 400', async () => {
+      expectBadRequest(await t.http.get(`${BLOGS}?offset=-0`), 'offset');
+    });
+  });
+
+  describe('unknown query parameters', () => {
+    it.each([
+      'page=2',
+      'sort=id',
+      'foo=1',
+      'LIMIT=5',
+      'Limit=5',
+      'limit=5&extra=',
+      'q=title',
+      '__proto__=1',
+      'constructor=1',
+      'prototype=1',
+    ])(
+      'rejects ?%s with 400 naming the parameter',
+      async (query) => {
+        const name = query.split('&').pop()!.split('=')[0];
+        expectBadRequest(await t.http.get(`${BLOGS}?${query}`), name);
+      },
+    );
+  });
+});

@@ -1,0 +1,544 @@
+import { ClientRequest, STATUS_CODES } from 'node:http';
+import type { Response } from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+
+// End-to-end checks of what create and update accept (API contract, "Request bodies" and "Ids")
+// and of the order of checks on a write. Every rejected request is also checked to have left the
+// database exactly as it was.
+
+const BLOGS = '/api/v1/blogs';
+/** 1 MiB, the largest accepted body (API contract). */
+const MAX_BODY_BYTES = 1_048_576;
+
+type Field = 'title' | 'content' | 'author';
+const FIELDS: readonly Field[] = ['title', 'content', 'author'];
+const LIMITS: Record<Field, number> = { title: 200, author: 100, content: 100_000 };
+
+interface BlogInput {
+  title: string;
+  content: string;
+  author: string;
+}
+
+type Op = 'create' | 'update';
+const OPS: readonly Op[] = ['create', 'update'];
+
+const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, unknown> => ({
+  title: 'A title',
+  content: 'Some content',
+  author: 'An author',
+  ...overrides,
+});
+
+/** `{"title":…,"content":…,"author":…` + `extra` + `}` as JSON text, for what `JSON.stringify` cannot write. */
+const rawJson = (extra: string, base: Record<string, unknown> = valid()): string =>
+  `${JSON.stringify(base).slice(0, -1)}${extra}}`;
+
+describe('blogs: request validation (e2e)', () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  /** A blog owned by alice, the target of updates. */
+  let existingId: number;
+  /** Every row of `blogs` before the current test, to prove a rejected request changed nothing. */
+  let snapshotBefore: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = t.token('alice');
+    bob = t.token('bob');
+    const res = await t.http.post(BLOGS).set('Authorization', `Bearer ${alice}`).send(valid());
+    expect(res.status).toBe(201);
+    existingId = res.body.id;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  beforeEach(async () => {
+    snapshotBefore = await snapshot();
+  });
+
+  async function snapshot(): Promise<string> {
+    const rows: unknown[] = await t.dataSource.query(
+      'SELECT id, title, content, author, owner_sub, created_at, updated_at FROM blogs ORDER BY id',
+    );
+    return JSON.stringify(rows);
+  }
+
+  async function countBlogs(): Promise<number> {
+    const rows: { n: number | string }[] = await t.dataSource.query('SELECT count(*) AS n FROM blogs');
+    return Number(rows[0].n);
+  }
+
+  /** Nothing was stored, and no stored blog changed, since the test began. */
+  async function expectNothingChanged(): Promise<void> {
+    await expect(snapshot()).resolves.toBe(snapshotBefore);
+  }
+
+  /** A request of `op` (create, or update of the existing blog) with `token` (alice by default). */
+  function write(op: Op, token: string | null = alice, path?: string) {
+    const target = path ?? (op === 'create' ? BLOGS : `${BLOGS}/${existingId}`);
+    const req = op === 'create' ? t.http.post(target) : t.http.put(target);
+    return token === null ? req : req.set('Authorization', `Bearer ${token}`);
+  }
+
+  /** Sends JSON text as is, with `Content-Type: application/json`. */
+  function writeRaw(op: Op, text: string) {
+    return write(op).set('Content-Type', 'application/json').send(text);
+  }
+
+  const successStatus = (op: Op): number => (op === 'create' ? 201 : 200);
+
+  function messagesOf(res: Response): string[] {
+    const { message } = res.body as { message: unknown };
+    return Array.isArray(message) ? (message as string[]) : [String(message)];
+  }
+
+  /** The contract's JSON error body with this status. */
+  function expectJsonError(res: Response, status: number): void {
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ statusCode: status, error: STATUS_CODES[status], message: expect.anything() });
+    const messages = messagesOf(res);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(typeof m).toBe('string');
+      expect(m.length).toBeGreaterThan(0);
+    }
+  }
+
+  /** 400 with a message that names `name`, and nothing changed in the database. */
+  async function expectRejectedNaming(res: Response, name: string): Promise<void> {
+    expectJsonError(res, 400);
+    expect(messagesOf(res).some((m) => m.includes(name))).toBe(true);
+    await expectNothingChanged();
+  }
+
+  /** Accepted: 201/200 and the stored row holds exactly what was sent. */
+  async function expectAccepted(op: Op, res: Response, sent: BlogInput): Promise<void> {
+    expect(res.status).toBe(successStatus(op));
+    expect(res.body).toMatchObject(sent);
+    const rows: BlogInput[] = await t.dataSource.query('SELECT title, content, author FROM blogs WHERE id = $1', [
+      res.body.id,
+    ]);
+    expect(rows).toEqual([sent]);
+  }
+
+  describe.each(OPS)('%s: field lengths are counted in characters', (op) => {
+    describe.each(FIELDS)('%s', (field) => {
+      const max = LIMITS[field];
+
+      it(`accepts 1 character`, async () => {
+        const body = valid({ [field]: 'x' }) as unknown as BlogInput;
+        await expectAccepted(op, await write(op).send(body), body);
+      });
+
+      it(`accepts ${max} characters (the maximum)`, async () => {
+        const body = valid({ [field]: 'x'.repeat(max) }) as unknown as BlogInput;
+        await expectAccepted(op, await write(op).send(body), body);
+      });
+
+      it(`accepts ${max} astral characters such as 😀 (${2 * max} UTF-16 code units)`, async () => {
+        const body = valid({ [field]: '😀'.repeat(max) }) as unknown as BlogInput;
+        await expectAccepted(op, await write(op).send(body), body);
+      });
+
+      it('rejects 0 characters (empty string) with 400 naming the field', async () => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: '' })), field);
+      });
+
+      it(`rejects ${max + 1} characters with 400 naming the field`, async () => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: 'x'.repeat(max + 1) })), field);
+      });
+
+      it(`rejects ${max + 1} astral characters with 400 naming the field`, async () => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: '😀'.repeat(max + 1) })), field);
+      });
+    });
+  });
+
+  describe('characters are Unicode code points', () => {
+    it('counts a combining mark as a character: 100 × "e\\u0301" (200 code points) is a valid title', async () => {
+      const body = valid({ title: 'e\u0301'.repeat(100) }) as unknown as BlogInput;
+      await expectAccepted('create', await write('create').send(body), body);
+    });
+
+    it('rejects 201 code points made of combining sequences (100 × "e\\u0301" + "e")', async () => {
+      await expectRejectedNaming(await write('create').send(valid({ title: `${'e\u0301'.repeat(100)}e` })), 'title');
+    });
+
+    it('rejects 201 code points whose last is a variation selector (200 × "x" + U+FE0F)', async () => {
+      await expectRejectedNaming(await write('create').send(valid({ title: `${'x'.repeat(200)}\uFE0F` })), 'title');
+    });
+  });
+
+  describe('blank text', () => {
+    describe.each(OPS)('%s', (op) => {
+      it.each(FIELDS)('rejects a whitespace-only %s with 400 naming it', async (field) => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: ' \t\r\n \u00a0\u3000 ' })), field);
+      });
+    });
+
+    // Every character with the Unicode White_Space property.
+    const whitespace: [string, string][] = [
+      ['U+0009 tab', '\u0009'],
+      ['U+000A line feed', '\u000a'],
+      ['U+000B vertical tab', '\u000b'],
+      ['U+000C form feed', '\u000c'],
+      ['U+000D carriage return', '\u000d'],
+      ['U+0020 space', '\u0020'],
+      ['U+0085 next line', '\u0085'],
+      ['U+00A0 no-break space', '\u00a0'],
+      ['U+1680 ogham space mark', '\u1680'],
+      ['U+2000 en quad', '\u2000'],
+      ['U+2003 em space', '\u2003'],
+      ['U+200A hair space', '\u200a'],
+      ['U+2028 line separator', '\u2028'],
+      ['U+2029 paragraph separator', '\u2029'],
+      ['U+202F narrow no-break space', '\u202f'],
+      ['U+205F medium mathematical space', '\u205f'],
+      ['U+3000 ideographic space', '\u3000'],
+    ];
+    it.each(whitespace)('rejects a title made only of %s', async (_name, ch) => {
+      await expectRejectedNaming(await write('create').send(valid({ title: ch.repeat(3) })), 'title');
+    });
+
+    it('accepts text with whitespace around a visible character, unchanged', async () => {
+      const body = valid({ title: '  x  ', content: '\n\tx\n', author: '\u3000x' }) as unknown as BlogInput;
+      await expectAccepted('create', await write('create').send(body), body);
+    });
+  });
+
+  describe('U+0000 and lone surrogates', () => {
+    describe.each(OPS)('%s', (op) => {
+      it.each(FIELDS)('rejects U+0000 in %s with 400 naming it', async (field) => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: 'before\u0000after' })), field);
+      });
+
+      it.each(FIELDS)('rejects a %s that is only U+0000', async (field) => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: '\u0000' })), field);
+      });
+
+      it.each([
+        ['title', '\\ud800'],
+        ['content', 'text \\udc00 text'],
+        ['author', 'a\\ud83d'],
+        ['title', '\\ude00\\ud83d'],
+      ] as [Field, string][])('rejects a lone surrogate in %s (%s as JSON text)', async (field, escaped) => {
+        const { [field]: _dropped, ...rest } = valid();
+        const res = await writeRaw(op, rawJson(`,"${field}":"${escaped}"`, rest));
+        await expectRejectedNaming(res, field);
+      });
+    });
+
+    it('accepts a surrogate pair written as JSON escapes (\\ud83d\\ude00 is 😀)', async () => {
+      const res = await writeRaw('create', '{"title":"\\ud83d\\ude00","content":"c","author":"a"}');
+      await expectAccepted('create', res, { title: '😀', content: 'c', author: 'a' });
+    });
+  });
+
+  describe('types: only JSON strings, no coercion', () => {
+    const nonStrings: [string, unknown][] = [
+      ['number', 5],
+      ['zero', 0],
+      ['null', null],
+      ['empty array', []],
+      ['array of strings', ['a']],
+      ['empty object', {}],
+      ['object', { text: 'a' }],
+      ['true', true],
+      ['false', false],
+    ];
+
+    describe.each(OPS)('%s', (op) => {
+      describe.each(FIELDS)('%s', (field) => {
+        it.each(nonStrings)('rejects a %s with 400 naming the field', async (_kind, value) => {
+          await expectRejectedNaming(await write(op).send(valid({ [field]: value })), field);
+        });
+      });
+    });
+  });
+
+  describe('required fields (update is a full replacement)', () => {
+    describe.each(OPS)('%s', (op) => {
+      it.each(FIELDS)('rejects a body without %s with 400 naming it', async (field) => {
+        const { [field]: _missing, ...rest } = valid();
+        await expectRejectedNaming(await write(op).send(rest), field);
+      });
+
+      it('rejects an empty object with 400 naming all three fields', async () => {
+        const res = await write(op).send({});
+        expectJsonError(res, 400);
+        for (const field of FIELDS) expect(messagesOf(res).some((m) => m.includes(field))).toBe(true);
+        await expectNothingChanged();
+      });
+    });
+  });
+
+  describe('extra properties', () => {
+    const extras: [string, string][] = [
+      ['id', '99'],
+      ['createdAt', '"2020-01-01T00:00:00.000Z"'],
+      ['updatedAt', '"2020-01-01T00:00:00.000Z"'],
+      ['ownerId', '"mallory"'],
+      ['ownerSub', '"mallory"'],
+      ['owner_sub', '"mallory"'],
+      ['__proto__', '{"isAdmin":true}'],
+      ['constructor', '"x"'],
+      ['constructor', '{"prototype":{"isAdmin":true}}'],
+      ['prototype', '{"isAdmin":true}'],
+      ['extra', '"x"'],
+    ];
+
+    describe.each(OPS)('%s', (op) => {
+      it.each(extras)('rejects the property %s (value %s) with 400 naming it', async (name, value) => {
+        const res = await writeRaw(op, rawJson(`,"${name}":${value}`));
+        await expectRejectedNaming(res, name);
+      });
+    });
+  });
+
+  describe('bodies that are not a JSON object', () => {
+    const malformed: [string, string][] = [
+      ['truncated JSON', '{"title":"t","content":"c","author":'],
+      ['unquoted keys', '{title:"t",content:"c",author:"a"}'],
+      ['single quotes', "{'title':'t','content':'c','author':'a'}"],
+      ['trailing comma', '{"title":"t","content":"c","author":"a",}'],
+      ['trailing garbage', '{"title":"t","content":"c","author":"a"} x'],
+      ['not JSON at all', 'title=t&content=c&author=a'],
+    ];
+    const notObjects: [string, string][] = [
+      ['an empty array', '[]'],
+      ['an array holding a valid blog', '[{"title":"t","content":"c","author":"a"}]'],
+      ['a string', '"title"'],
+      ['a number', '42'],
+      ['null', 'null'],
+      ['true', 'true'],
+    ];
+
+    describe.each(OPS)('%s', (op) => {
+      it.each(malformed)('rejects malformed JSON (%s) with 400', async (_kind, text) => {
+        expectJsonError(await writeRaw(op, text), 400);
+        await expectNothingChanged();
+      });
+
+      it.each(notObjects)('rejects a JSON body that is %s with 400', async (_kind, text) => {
+        expectJsonError(await writeRaw(op, text), 400);
+        await expectNothingChanged();
+      });
+
+      it('rejects an empty body sent as application/json with 400', async () => {
+        expectJsonError(await writeRaw(op, ''), 400);
+        await expectNothingChanged();
+      });
+    });
+  });
+
+  describe('body size (at most 1 MiB)', () => {
+    /** A valid blog whose JSON text, padded with insignificant whitespace, is exactly `bytes` long. */
+    function paddedValidBody(bytes: number): string {
+      const text = JSON.stringify(valid({ content: 'x'.repeat(LIMITS.content) }));
+      return `${text.slice(0, -1)}${' '.repeat(bytes - Buffer.byteLength(text))}}`;
+    }
+
+    /** A blog whose content fills the JSON text up to exactly `bytes` (content then exceeds its limit). */
+    function paddedContentBody(bytes: number): string {
+      const text = JSON.stringify(valid({ content: '' }));
+      return JSON.stringify(valid({ content: 'x'.repeat(bytes - Buffer.byteLength(text)) }));
+    }
+
+    it('builds bodies of the intended sizes', () => {
+      expect(Buffer.byteLength(paddedValidBody(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
+      expect(Buffer.byteLength(paddedContentBody(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
+      expect(Buffer.byteLength(paddedContentBody(MAX_BODY_BYTES + 1))).toBe(MAX_BODY_BYTES + 1);
+    });
+
+    it.each(OPS)('%s: accepts a valid body of exactly 1,048,576 bytes', async (op) => {
+      const text = paddedValidBody(MAX_BODY_BYTES);
+      const res = await writeRaw(op, text);
+      await expectAccepted(op, res, JSON.parse(text) as BlogInput);
+    });
+
+    it.each(OPS)('%s: a body of exactly 1,048,576 bytes passes the size rule (not 413; its content is too long: 400)', async (op) => {
+      const res = await writeRaw(op, paddedContentBody(MAX_BODY_BYTES));
+      expect(res.status).not.toBe(413);
+      await expectRejectedNaming(res, 'content');
+    });
+
+    it.each(OPS)('%s: rejects a body of 1,048,577 bytes with 413 and the JSON error body', async (op) => {
+      const res = await writeRaw(op, paddedContentBody(MAX_BODY_BYTES + 1));
+      expectJsonError(res, 413);
+      await expectNothingChanged();
+    });
+  });
+
+  describe('content type', () => {
+    const text = JSON.stringify(valid());
+    const rejectedTypes = [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=xyz',
+      'application/xml',
+      'text/json',
+      'application/merge-patch+json',
+    ];
+
+    describe.each(OPS)('%s', (op) => {
+      it('rejects a body without Content-Type with 415 and the JSON error body', async () => {
+        const res = await write(op).send(Buffer.from(text));
+        // The test itself: supertest sends a Buffer without a Content-Type.
+        expect((res as unknown as { req: ClientRequest }).req.getHeader('content-type')).toBeUndefined();
+        expectJsonError(res, 415);
+        await expectNothingChanged();
+      });
+
+      it.each(rejectedTypes)('rejects Content-Type: %s with 415 and the JSON error body', async (type) => {
+        const res = await write(op).set('Content-Type', type).send(text);
+        expectJsonError(res, 415);
+        await expectNothingChanged();
+      });
+
+      it('rejects a JSON body in a charset other than UTF-8 (application/json; charset=latin1) with 415', async () => {
+        const res = await write(op).set('Content-Type', 'application/json; charset=latin1').send(text);
+        expectJsonError(res, 415);
+        await expectNothingChanged();
+      });
+
+      it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(
+        'accepts Content-Type: %s',
+        async (type) => {
+          const body = valid({ title: `sent as ${type} 😀` }) as unknown as BlogInput;
+          const res = await write(op).set('Content-Type', type).send(JSON.stringify(body));
+          await expectAccepted(op, res, body);
+        },
+      );
+    });
+  });
+
+  describe('ids', () => {
+    const badIds: [string, string][] = [
+      ['0', '0'],
+      ['-1', '-1'],
+      ['01', '01'],
+      ['1.5', '1.5'],
+      ['1e3', '1e3'],
+      ['" 1" (leading space)', '%201'],
+      ['"1 " (trailing space)', '1%20'],
+      ['+1', '%2B1'],
+      ['abc', 'abc'],
+      ['0x10', '0x10'],
+      ['fullwidth digit １', '%EF%BC%91'],
+      ['2147483648', '2147483648'],
+      ['99999999999999999999', '99999999999999999999'],
+    ];
+
+    it.each(badIds)('read: rejects id %s with 400', async (_label, id) => {
+      expectJsonError(await t.http.get(`${BLOGS}/${id}`), 400);
+    });
+
+    it.each(badIds)('update: rejects id %s with 400 and changes nothing', async (_label, id) => {
+      const res = await write('update', alice, `${BLOGS}/${id}`).send(valid());
+      expectJsonError(res, 400);
+      await expectNothingChanged();
+    });
+
+    it('read: id 2147483647 is well formed and answers 404', async () => {
+      expectJsonError(await t.http.get(`${BLOGS}/2147483647`), 404);
+    });
+
+    it('update: id 2147483647 is well formed and answers 404', async () => {
+      expectJsonError(await write('update', alice, `${BLOGS}/2147483647`).send(valid()), 404);
+      await expectNothingChanged();
+    });
+  });
+
+  describe('order of checks on a write: token 401 → id 400 → content type 415 → body 400 → existence 404 → ownership 403', () => {
+    const invalidBody = JSON.stringify({ title: 5, content: '' });
+    const missingPath = `${BLOGS}/2147483647`;
+
+    it('no token + bad id + text/plain → 401', async () => {
+      const res = await write('update', null, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody);
+      expectJsonError(res, 401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+      await expectNothingChanged();
+    });
+
+    it('no token + invalid body → 401 (create and update)', async () => {
+      expectJsonError(await write('create', null).set('Content-Type', 'application/json').send(invalidBody), 401);
+      expectJsonError(await write('update', null).set('Content-Type', 'application/json').send(invalidBody), 401);
+      await expectNothingChanged();
+    });
+
+    it('valid token + bad id + text/plain → 400 about the id', async () => {
+      const res = await write('update', alice, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody);
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
+      await expectNothingChanged();
+    });
+
+    it('valid token + bad id + invalid JSON body → 400 about the id, not the body', async () => {
+      const res = await write('update', alice, `${BLOGS}/abc`).set('Content-Type', 'application/json').send(invalidBody);
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
+      expect(messagesOf(res).join(' ')).not.toMatch(/title|content|author/);
+      await expectNothingChanged();
+    });
+
+    it('valid token + good id + text/plain + invalid body → 415', async () => {
+      const res = await write('update').set('Content-Type', 'text/plain').send(invalidBody);
+      expectJsonError(res, 415);
+      await expectNothingChanged();
+    });
+
+    it('create: valid token + text/plain + invalid body → 415', async () => {
+      const res = await write('create').set('Content-Type', 'text/plain').send(invalidBody);
+      expectJsonError(res, 415);
+      await expectNothingChanged();
+    });
+
+    it('valid token + missing blog + text/plain → 415, not 404', async () => {
+      const res = await write('update', alice, missingPath).set('Content-Type', 'text/plain').send(JSON.stringify(valid()));
+      expectJsonError(res, 415);
+    });
+
+    it('valid token + missing blog + invalid body → 400, not 404', async () => {
+      const res = await write('update', alice, missingPath).set('Content-Type', 'application/json').send(invalidBody);
+      expectJsonError(res, 400);
+      await expectNothingChanged();
+    });
+
+    it("non-owner's token + missing blog + valid body → 404, not 403", async () => {
+      const res = await write('update', bob, missingPath).send(valid());
+      expectJsonError(res, 404);
+      await expectNothingChanged();
+    });
+
+    it("non-owner's token + existing blog + invalid body → 400, not 403", async () => {
+      const res = await write('update', bob).set('Content-Type', 'application/json').send(invalidBody);
+      expectJsonError(res, 400);
+      await expectNothingChanged();
+    });
+
+    it("non-owner's token + existing blog + valid body → 403 and the blog is unchanged", async () => {
+      const res = await write('update', bob).send(valid({ title: 'hijacked' }));
+      expectJsonError(res, 403);
+      await expectNothingChanged();
+    });
+
+    it("the owner's token + existing blog + valid body → 200 (the chain ends in success)", async () => {
+      const body = valid({ title: 'owner update' }) as unknown as BlogInput;
+      await expectAccepted('update', await write('update').send(body), body);
+    });
+
+    it('a body over 1 MiB without a token is answered 413 or 401 (the body may be read before routing), as JSON', async () => {
+      const res = await write('create', null)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(valid({ content: 'x'.repeat(MAX_BODY_BYTES) })));
+      expect([401, 413]).toContain(res.status);
+      expectJsonError(res, res.status);
+      await expect(countBlogs()).resolves.toBe((JSON.parse(snapshotBefore) as unknown[]).length);
+    });
+  });
+});
