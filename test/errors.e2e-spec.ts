@@ -1,0 +1,352 @@
+import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { Response, Test } from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+import { createTestDatabase, E2E_ENV } from './support/test-database';
+
+// API contract, "Errors": every error is JSON `{ statusCode, error, message }`; a 500 never shows a
+// stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
+
+const BLOGS = '/api/v1/blogs';
+const BODY = { title: 'A title', content: 'Some content', author: 'Alice' } as const;
+
+/** The contract's error body for `status`, served as JSON. */
+function expectErrorBody(res: Response, status: number): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { statusCode: status, error: STATUS_CODES[status], message: expect.anything() },
+  });
+  expect(res.headers['content-type']).toMatch(/^application\/json(;|$)/);
+  const { message } = res.body as { message: unknown };
+  const isText = typeof message === 'string' && message.length > 0;
+  const isList = Array.isArray(message) && message.length > 0 && message.every((m) => typeof m === 'string');
+  expect(isText || isList).toBe(true);
+}
+
+/** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
+const INTERNALS: readonly RegExp[] = [
+  /\bat .+[:(]\d+/, // stack frame
+  /\.(ts|js):\d+/,
+  /node_modules/,
+  /\b(SELECT|INSERT INTO|UPDATE|DELETE FROM|RETURNING)\b/,
+  /relation|column|syntax error|violates/i,
+  /QueryFailedError|TypeORM|DriverError|pglite/i,
+  /ECONN|ETIMEDOUT|EPIPE|ENOTFOUND/,
+  /timeout exceeded|Connection terminated|connection error|Connection ended/i,
+  /postgres|5432|127\.0\.0\.1|localhost/i,
+  /blogs_renamed/,
+];
+
+/** The body is exactly the three contract fields and shows none of the internals. */
+function expectNoInternals(res: Response): void {
+  expect(Object.keys(res.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  const text = JSON.stringify(res.body);
+  for (const pattern of INTERNALS) expect(text).not.toMatch(pattern);
+}
+
+describe('error responses', () => {
+  let t: TestApp;
+  let auth: string;
+  let blogId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    auth = `Bearer ${t.token('alice')}`;
+    const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
+    blogId = created.body.id;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('paths the service does not serve answer 404 with the JSON error body', () => {
+    it.each([
+      ['GET', '/nope'],
+      ['GET', '/api/v2/blogs'],
+      ['GET', '/api/v2/blogs/1'],
+      ['GET', '/api/v1/blog'],
+      ['DELETE', '/api/v1/blogs/1'],
+      ['PATCH', '/api/v1/blogs/1'],
+      ['DELETE', '/api/blogs/1'],
+    ])('%s %s → 404', async (method, path) => {
+      const req = (t.http as unknown as Record<string, (p: string) => Test>)[method.toLowerCase()](path).set('Authorization', auth);
+      const res = await req;
+      expectErrorBody(res, 404);
+      expectNoInternals(res);
+    });
+  });
+
+  describe('every error response is JSON with { statusCode, error, message }', () => {
+    const cases: readonly [string, number, (tt: TestApp) => Test][] = [
+      ['GET read with a malformed id', 400, (tt) => tt.http.get(`${BLOGS}/abc`)],
+      ['GET read with a leading-zero id', 400, (tt) => tt.http.get(`${BLOGS}/01`)],
+      ['GET read with an id above int4', 400, (tt) => tt.http.get(`${BLOGS}/2147483648`)],
+      ['GET list with limit=0', 400, (tt) => tt.http.get(`${BLOGS}?limit=0`)],
+      ['GET list with an unknown query parameter', 400, (tt) => tt.http.get(`${BLOGS}?sort=title`)],
+      ['POST with malformed JSON', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'application/json').send('{"title": ')],
+      ['POST with a JSON array', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send([BODY])],
+      ['POST with a missing field', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ title: 't', content: 'c' })],
+      ['POST with a number as title', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, title: 5 })],
+      ['POST with an extra property', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, id: 3 })],
+      ['POST without a token', 401, (tt) => tt.http.post(BLOGS).send(BODY)],
+      ['PUT by another sub', 403, (tt) => tt.http.put(`${BLOGS}/${blogId}`).set('Authorization', `Bearer ${tt.token('bob')}`).send(BODY)],
+      ['GET a blog that does not exist', 404, (tt) => tt.http.get(`${BLOGS}/2147483647`)],
+      ['PUT a blog that does not exist', 404, (tt) => tt.http.put(`${BLOGS}/2147483647`).set('Authorization', auth).send(BODY)],
+      ['GET an unknown path', 404, (tt) => tt.http.get('/nope')],
+      [
+        'POST a body over 1 MiB',
+        413,
+        (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, content: 'x'.repeat(1_048_577) }),
+      ],
+      ['POST as text/plain', 415, (tt) => tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'text/plain').send('hello')],
+      ['POST with no content type', 415, (tt) => tt.http.post(BLOGS).set('Authorization', auth)],
+      [
+        'PUT as application/x-www-form-urlencoded',
+        415,
+        (tt) => tt.http.put(`${BLOGS}/${blogId}`).set('Authorization', auth).type('form').send(BODY),
+      ],
+    ];
+
+    it.each(cases)('%s → %i', async (_name, status, send) => {
+      const res = await send(t);
+      expectErrorBody(res, status);
+      expectNoInternals(res);
+    });
+  });
+
+  describe('a 500 never leaks internals', () => {
+    // Provoked safely: the blogs table of this test's own database is renamed for a moment, so
+    // every query fails with an SQL error (relation does not exist) that is not a client error.
+    beforeAll(async () => {
+      await t.dataSource.query('ALTER TABLE blogs RENAME TO blogs_renamed');
+    });
+
+    afterAll(async () => {
+      await t.dataSource.query('ALTER TABLE blogs_renamed RENAME TO blogs');
+    });
+
+    it.each([
+      ['GET list', (tt: TestApp) => tt.http.get(BLOGS)],
+      ['GET read', (tt: TestApp) => tt.http.get(`${BLOGS}/1`)],
+      ['POST create', (tt: TestApp) => tt.http.post(BLOGS).set('Authorization', auth).send(BODY)],
+      ['PUT update', (tt: TestApp) => tt.http.put(`${BLOGS}/1`).set('Authorization', auth).send(BODY)],
+    ])('%s on a failing query answers 500 with the generic JSON error body only', async (_name, send) => {
+      const res = await send(t);
+      expectErrorBody(res, 500);
+      expectNoInternals(res);
+    });
+  });
+
+  it('the service works again once the table is back', async () => {
+    await t.http.get(`${BLOGS}/${blogId}`).expect(200);
+  });
+});
+
+/**
+ * A TCP proxy in front of the PostgreSQL server, to cut the database off from the app:
+ * `forward` pipes every connection to the server; `blackhole` accepts connections and never
+ * answers; `refuse()` closes the listening socket so new connections are refused.
+ */
+class TcpProxy {
+  mode: 'forward' | 'blackhole' = 'forward';
+  port = 0;
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  get listening(): boolean {
+    return this.server !== undefined;
+  }
+
+  /** Listens on 127.0.0.1 (the previous port when re-opened, else an ephemeral one). */
+  async listen(): Promise<void> {
+    const server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Stops listening (new connections are refused) and destroys every open connection. */
+  async refuse(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.destroyAll();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Established connections stop carrying data in both directions (a silent network). */
+  freeze(): void {
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  destroyAll(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    this.pairs.clear();
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  private accept(client: Socket): void {
+    this.track(client);
+    if (this.mode === 'blackhole') return; // accepted, never read, never answered
+    const upstream = connect(this.target.port, this.target.host);
+    this.track(upstream);
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const close = (): void => {
+      this.pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', close);
+    upstream.on('close', close);
+  }
+}
+
+const serverUrl = process.env[E2E_ENV.serverUrl];
+// Embedded runs have no server to cut off.
+const describeWithServer = serverUrl ? describe : describe.skip;
+
+/** Sends `req` and reports its status and how long it took; a request that hangs reports 'timeout'. */
+async function timed(req: Test): Promise<{ res?: Response; status: number | 'timeout'; ms: number }> {
+  const started = Date.now();
+  try {
+    const res = await req.timeout(15_000);
+    return { res, status: res.status, ms: Date.now() - started };
+  } catch (error) {
+    if ((error as { timeout?: unknown }).timeout !== undefined) return { status: 'timeout', ms: Date.now() - started };
+    throw error;
+  }
+}
+
+/** The contract's 503: within 5 s, JSON error body, `Retry-After`, nothing internal. */
+function expectUnavailable(result: { res?: Response; status: number | 'timeout'; ms: number }): void {
+  expect({ status: result.status, withinFiveSeconds: result.ms < 5_000 }).toEqual({ status: 503, withinFiveSeconds: true });
+  const res = result.res as Response;
+  expectErrorBody(res, 503);
+  expect(res.headers['retry-after']).toMatch(/^\d+$/);
+  expectNoInternals(res);
+}
+
+describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let auth: string;
+  let blogId: number;
+
+  beforeAll(async () => {
+    const server = new URL(serverUrl as string);
+    proxy = new TcpProxy({ host: server.hostname || '127.0.0.1', port: Number(server.port || 5432) });
+    await proxy.listen();
+    const database = await createTestDatabase();
+    const proxied = new URL(database.env.DATABASE_URL);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    t = await createTestApp({ DATABASE_URL: proxied.toString() }, database);
+    auth = `Bearer ${t.token('alice')}`;
+    const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
+    blogId = created.body.id;
+  });
+
+  afterAll(async () => {
+    // Reconnect the app so it can close cleanly, then drop its database and stop the proxy.
+    proxy.mode = 'forward';
+    proxy.destroyAll();
+    if (!proxy.listening) await proxy.listen().catch(() => undefined);
+    await t?.close();
+    await proxy.refuse();
+  });
+
+  describe('the server refuses connections (proxy closed, every socket destroyed)', () => {
+    beforeAll(async () => {
+      await proxy.refuse();
+    });
+
+    it('GET /api/v1/blogs/:id answers 503 within 5 s with the JSON error body and Retry-After', async () => {
+      expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
+    });
+
+    it('GET /api/v1/blogs answers 503 within 5 s with the JSON error body and Retry-After', async () => {
+      expectUnavailable(await timed(t.http.get(BLOGS)));
+    });
+
+    it('POST /api/v1/blogs answers 503 within 5 s with the JSON error body and Retry-After', async () => {
+      expectUnavailable(await timed(t.http.post(BLOGS).set('Authorization', auth).send(BODY)));
+    });
+
+    it('PUT /api/v1/blogs/:id answers 503 within 5 s with the JSON error body and Retry-After', async () => {
+      expectUnavailable(await timed(t.http.put(`${BLOGS}/${blogId}`).set('Authorization', auth).send(BODY)));
+    });
+  });
+
+  describe('the server is a black hole (connection accepted, never answered)', () => {
+    beforeAll(async () => {
+      proxy.mode = 'blackhole';
+      await proxy.listen();
+    });
+
+    it('GET /api/v1/blogs/:id answers 503 within 5 s', async () => {
+      expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
+    });
+
+    it('POST /api/v1/blogs answers 503 within 5 s', async () => {
+      expectUnavailable(await timed(t.http.post(BLOGS).set('Authorization', auth).send(BODY)));
+    });
+  });
+
+  describe('the server comes back', () => {
+    beforeAll(() => {
+      proxy.destroyAll();
+      proxy.mode = 'forward';
+    });
+
+    it('the service recovers by itself, without a restart: a read succeeds again within a few seconds', async () => {
+      const deadline = Date.now() + 10_000;
+      let last: number | 'timeout' = 'timeout';
+      while (Date.now() < deadline) {
+        last = (await timed(t.http.get(`${BLOGS}/${blogId}`))).status;
+        if (last === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(last).toBe(200);
+      await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
+      await t.http.get(BLOGS).expect(200);
+    });
+  });
+
+  describe('established connections go silent (network partition after connecting)', () => {
+    beforeAll(async () => {
+      // a successful request first, so the pool holds live connections through the proxy
+      await t.http.get(`${BLOGS}/${blogId}`).expect(200);
+      proxy.mode = 'blackhole';
+      proxy.freeze();
+    });
+
+    afterAll(() => {
+      proxy.destroyAll();
+      proxy.mode = 'forward';
+    });
+
+    it('GET /api/v1/blogs/:id answers 503 within 5 s rather than hanging', async () => {
+      expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
+    });
+  });
+});

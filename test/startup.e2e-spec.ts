@@ -1,0 +1,282 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { AddressInfo, createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { verify } from 'jsonwebtoken';
+
+// API contract, "Configuration": a bad value stops start-up with one clear line naming the
+// variable; JWT_SECRET is required in production. And the token command shipped for development
+// and tests (`npm run token -- --sub alice`). Real processes are spawned: the service through
+// ts-node (transpile-only) from a scratch directory that has no `.env`.
+
+const ROOT = resolve(__dirname, '..');
+const MAIN = join(ROOT, 'src', 'main.ts');
+const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
+const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
+const PROCESS_TIMEOUT_MS = 20_000;
+
+/** Every variable the service reads, plus what could change how node or ts-node behave. */
+const INHERITED_TO_DROP = [
+  'NODE_ENV',
+  'PORT',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'JWT_SECRET',
+  'JWT_ISSUER',
+  'JWT_AUDIENCE',
+  'READS_REQUIRE_AUTH',
+  'NODE_OPTIONS',
+  'E2E_SERVER_URL',
+  'E2E_DATABASE_PREFIX',
+];
+
+const children = new Set<ChildProcess>();
+const scratchDirs: string[] = [];
+
+function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'blog-startup-e2e-'));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** The test runner's environment without any configuration variable, plus `vars`. */
+function environment(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of INHERITED_TO_DROP) delete env[name];
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Kills `child` and its descendants (it leads its own process group). */
+function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+function start(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+/** Runs a command to its end (killed after `timeoutMs`) and collects its output. */
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<Exit> {
+  const started = Date.now();
+  const child = start(command, args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill(child);
+  }, options.timeoutMs ?? PROCESS_TIMEOUT_MS);
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, timedOut, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** Starts the service (`src/main.ts`) from a scratch directory with exactly `vars` configured. */
+function runService(vars: Record<string, string | undefined>, timeoutMs?: number): Promise<Exit> {
+  return run(process.execPath, ['-r', TS_NODE, MAIN], {
+    cwd: scratchDir(),
+    env: environment({ TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...vars }),
+    timeoutMs,
+  });
+}
+
+/** `npm run token -- …args` in the repository (npm runs scripts from the package directory). */
+function runTokenCommand(args: readonly string[], vars: Record<string, string | undefined>): Promise<Exit> {
+  return run('npm', ['run', 'token', '--', ...args], { cwd: ROOT, env: environment(vars) });
+}
+
+/** A TCP port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', () => resolveListen()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+  return port;
+}
+
+/** One HTTP request to the spawned service on 127.0.0.1. */
+function httpCall(port: number, method: string, path: string, body?: object, authorization?: string): Promise<{ status?: number; text: string }> {
+  return new Promise((resolveCall, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (payload !== undefined) headers['Content-Type'] = 'application/json';
+    if (authorization !== undefined) headers.Authorization = authorization;
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, timeout: 5_000 }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolveCall({ status: res.statusCode, text }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const nonEmptyLines = (text: string): string[] => text.split(/\r?\n/).filter((line) => line.trim() !== '');
+
+/** The last line of stdout that looks like a compact JWS (npm prints its own header lines first). */
+function jwtIn(stdout: string): string | undefined {
+  return nonEmptyLines(stdout)
+    .map((line) => line.trim())
+    .reverse()
+    .find((line) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(line));
+}
+
+const decodePart = (jwt: string, index: number): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[index], 'base64url').toString('utf8')) as Record<string, unknown>;
+
+afterAll(() => {
+  for (const child of children) kill(child);
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('start-up with a bad configuration', () => {
+  /** A configuration the service accepts; each case spoils one variable. */
+  const valid = (): Record<string, string> => ({ NODE_ENV: 'test', PORT: '0', JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+
+  const cases: readonly { name: string; spoil: Record<string, string | undefined>; variable: string }[] = [
+    { name: 'PORT=abc', spoil: { PORT: 'abc' }, variable: 'PORT' },
+    { name: 'PORT=70000', spoil: { PORT: '70000' }, variable: 'PORT' },
+    { name: 'PORT=-1', spoil: { PORT: '-1' }, variable: 'PORT' },
+    { name: 'READS_REQUIRE_AUTH=maybe', spoil: { READS_REQUIRE_AUTH: 'maybe' }, variable: 'READS_REQUIRE_AUTH' },
+    { name: 'DATABASE_URL=mysql://x', spoil: { DATABASE_URL: 'mysql://x' }, variable: 'DATABASE_URL' },
+    { name: 'JWT_SECRET too short (16 bytes)', spoil: { JWT_SECRET: 'only-16-bytes-xx' }, variable: 'JWT_SECRET' },
+    { name: 'JWT_SECRET of 31 bytes', spoil: { JWT_SECRET: 'x'.repeat(31) }, variable: 'JWT_SECRET' },
+    { name: 'NODE_ENV=production without JWT_SECRET', spoil: { NODE_ENV: 'production', JWT_SECRET: undefined }, variable: 'JWT_SECRET' },
+  ];
+
+  it.each(cases)('$name: start-up stops (exit code ≠ 0) with exactly one line on stderr naming $variable', async ({ spoil, variable }) => {
+    const exit = await runService({ ...valid(), ...spoil });
+    expect(exit.timedOut).toBe(false); // it did not start serving
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    const lines = nonEmptyLines(exit.stderr);
+    expect(lines).toEqual([expect.stringContaining(variable)]);
+    expect(lines[0]).not.toMatch(/\bat .+:\d+/); // no stack frame
+  });
+
+  it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
+    const port = await freePort();
+    const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
+      cwd: scratchDir(),
+      env: environment({
+        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        NODE_ENV: 'test',
+        PORT: String(port),
+        JWT_SECRET: SECRET,
+        DATA_DIR: scratchDir(),
+      }),
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      let live: number | undefined;
+      while (Date.now() < deadline && child.exitCode === null) {
+        live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
+        if (live === 200) break;
+        await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+      }
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output }).toEqual({ live: 200, exitCode: null, output: '' });
+
+      const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
+      const token = jwtIn(minted.stdout) as string;
+      const created = await httpCall(port, 'POST', '/api/v1/blogs', { title: 't', content: 'c', author: 'a' }, `Bearer ${token}`);
+      expect(created.status).toBe(201);
+    } finally {
+      kill(child, 'SIGTERM');
+    }
+  }, 60_000);
+});
+
+describe('the token command (npm run token)', () => {
+  beforeAll(() => {
+    // `npm run` always runs in the package directory; a .env there would feed JWT_SECRET in.
+    if (existsSync(join(ROOT, '.env'))) throw new Error(`${ROOT}/.env exists: the token command tests need a directory without one`);
+  });
+
+  it('with JWT_SECRET set, `-- --sub alice --scope blogs:admin --ttl 1h` prints a JWT for sub alice, scope blogs:admin, exp ≈ now + 3600', async () => {
+    const exit = await runTokenCommand(['--sub', 'alice', '--scope', 'blogs:admin', '--ttl', '1h'], {
+      NODE_ENV: 'test',
+      JWT_SECRET: SECRET,
+    });
+    expect({ code: exit.code, stderr: exit.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    const token = jwtIn(exit.stdout);
+    expect(token).toBeDefined();
+    const jwt = token as string;
+    expect(decodePart(jwt, 0)).toMatchObject({ alg: 'HS256' });
+    const payload = decodePart(jwt, 1);
+    expect(payload).toMatchObject({ sub: 'alice', scope: 'blogs:admin' });
+    expect(typeof payload.exp).toBe('number');
+    expect(Math.abs((payload.exp as number) - (Math.floor(Date.now() / 1000) + 3600))).toBeLessThanOrEqual(60);
+    // signed with the configured secret, as the service verifies it
+    expect(() => verify(jwt, SECRET, { algorithms: ['HS256'] })).not.toThrow();
+  });
+
+  it('with JWT_ISSUER and JWT_AUDIENCE configured, the printed token carries them (so the service accepts it)', async () => {
+    const exit = await runTokenCommand(['--sub', 'bob'], {
+      NODE_ENV: 'test',
+      JWT_SECRET: SECRET,
+      JWT_ISSUER: 'https://idp.example',
+      JWT_AUDIENCE: 'blogs',
+    });
+    expect(exit.code).toBe(0);
+    const token = jwtIn(exit.stdout) as string;
+    expect(() => verify(token, SECRET, { algorithms: ['HS256'], issuer: 'https://idp.example', audience: 'blogs' })).not.toThrow();
+    expect(decodePart(token, 1)).toMatchObject({ sub: 'bob' });
+  });
+
+  it('without --sub it exits non-zero and prints the usage', async () => {
+    const exit = await runTokenCommand(['--scope', 'blogs:admin'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
+    expect(exit.timedOut).toBe(false);
+    expect(exit.code).not.toBe(0);
+    expect(exit.stderr).toMatch(/usage/i);
+    expect(exit.stderr).toContain('--sub');
+    expect(jwtIn(exit.stdout)).toBeUndefined();
+  });
+
+  it('without JWT_SECRET it exits non-zero with a clear message naming JWT_SECRET', async () => {
+    const exit = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test' });
+    expect(exit.timedOut).toBe(false);
+    expect(exit.code).not.toBe(0);
+    expect(exit.stderr).toContain('JWT_SECRET');
+    expect(jwtIn(exit.stdout)).toBeUndefined();
+  });
+});
