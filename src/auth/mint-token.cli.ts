@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadAppConfig } from '../config/environment';
-import { mintToken } from './token-minter';
+import { mintToken, MintTokenOptions } from './token-minter';
 
 // `npm run token -- --sub alice [--scope blogs:admin] [--ttl 1h]`: prints a token signed with the
 // configured JWT_SECRET (from the environment or .env), for development and tests.
@@ -32,7 +32,8 @@ function main(): number {
     return 2;
   }
   const config = loadAppConfig(process.env);
-  const ttl = /^[0-9]+$/.test(values.ttl) ? Number(values.ttl) : (values.ttl as `${number}h`);
+  // Seconds, or a duration such as 15m; jsonwebtoken rejects a malformed one with a clear message.
+  const ttl = /^[0-9]+$/.test(values.ttl) ? Number(values.ttl) : (values.ttl as MintTokenOptions['ttl']);
   process.stdout.write(`${mintToken(config.jwt, { sub: values.sub, scope: values.scope, ttl })}\n`);
   return 0;
 }

@@ -1,5 +1,5 @@
 import { BadRequestException, createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { INT4_MAX } from './dto/list-blogs-query.dto';
+import { INT4_MAX } from '../common/canonical-integer';
 
 /**
  * Parses a blog id as written in a path: `^[1-9][0-9]*$` and at most 2147483647 (int4), so no

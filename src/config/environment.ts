@@ -13,6 +13,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { parseCanonicalInteger } from '../common/canonical-integer';
 
 /** Runtime modes the service knows; `production` turns on the strict checks. */
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -23,9 +24,6 @@ export const MIN_JWT_SECRET_BYTES = 32;
 
 const toBoolean = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
-
-const toInteger = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
 
 const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 
@@ -38,7 +36,7 @@ export class EnvironmentVariables {
   @IsIn(NODE_ENVS)
   readonly NODE_ENV: NodeEnv = 'development';
 
-  @Transform(toInteger)
+  @Transform(parseCanonicalInteger)
   @IsInt({ message: 'PORT must be an integer between 0 and 65535' })
   @Min(0, { message: 'PORT must be an integer between 0 and 65535' })
   @Max(65535, { message: 'PORT must be an integer between 0 and 65535' })

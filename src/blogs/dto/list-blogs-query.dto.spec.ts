@@ -1,6 +1,6 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { createGlobalPipes } from '../../common/pipes/global-pipes';
-import { ListBlogsQueryDto, parseCanonicalInteger } from './list-blogs-query.dto';
+import { ListBlogsQueryDto } from './list-blogs-query.dto';
 
 const metadata: ArgumentMetadata = { type: 'query', metatype: ListBlogsQueryDto, data: undefined };
 
@@ -97,19 +97,5 @@ describe('ListBlogsQueryDto through the global pipes', () => {
 
     expect(messages.some((m) => m.startsWith('limit'))).toBe(true);
     expect(messages.some((m) => m.startsWith('offset'))).toBe(true);
-  });
-});
-
-describe('parseCanonicalInteger', () => {
-  it.each([
-    ['0', 0],
-    ['7', 7],
-    ['2147483648', 2147483648],
-  ])('turns %p into %p', (value, expected) => {
-    expect(parseCanonicalInteger({ value })).toBe(expected);
-  });
-
-  it.each([['01'], ['-1'], ['1e3'], [''], [' 1'], [['1']], [undefined], [5]])('leaves %p unchanged', (value) => {
-    expect(parseCanonicalInteger({ value })).toBe(value);
   });
 });
