@@ -1,5 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { Response } from 'supertest';
+import {
+  bearer,
+  BLOG_FIELDS,
+  BLOGS,
+  BODY,
+  countBlogs,
+  expectJsonError,
+  expectUnauthorized,
+  StoredBlog,
+  storedBlog,
+} from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 
@@ -7,8 +17,6 @@ import type { TestDatabase } from './support/test-database';
 // READS_REQUIRE_AUTH=true), 401 + WWW-Authenticate for every token problem, owner-or-admin updates.
 // The apps of this file run one after another on one database.
 
-const BLOGS = '/api/v1/blogs';
-const BODY = { title: 'A title', content: 'Some content', author: 'Alice' } as const;
 const OTHER_SECRET = 'another-secret-that-the-service-does-not-know-0123456789';
 const ISSUER = 'https://idp.example';
 const AUDIENCE = 'blogs';
@@ -16,29 +24,11 @@ const AUDIENCE = 'blogs';
 const now = (): number => Math.floor(Date.now() / 1000);
 const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** The contract's 401: JSON error body and a `WWW-Authenticate: Bearer…` challenge. */
-function expectUnauthorized(res: Response): void {
-  expect({ status: res.status, body: res.body }).toEqual({
-    status: 401,
-    body: { statusCode: 401, error: 'Unauthorized', message: expect.anything() },
-  });
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(typeof res.body.message === 'string' || Array.isArray(res.body.message)).toBe(true);
-  expect(res.headers['www-authenticate']).toMatch(/^Bearer(\s|$)/);
-}
-
-async function countBlogs(t: TestApp): Promise<number> {
-  const rows: { n: number }[] = await t.dataSource.query('SELECT count(*)::int AS n FROM blogs');
-  return rows[0].n;
-}
-
-async function storedRow(t: TestApp, id: number): Promise<Record<string, unknown>> {
-  const rows: Record<string, unknown>[] = await t.dataSource.query(
-    'SELECT id, title, content, author, owner_sub, created_at, updated_at FROM blogs WHERE id = $1',
-    [id],
-  );
-  expect(rows).toHaveLength(1);
-  return rows[0];
+/** The stored row of blog `id`, which must exist. */
+async function storedRow(t: TestApp, id: number): Promise<StoredBlog> {
+  const row = await storedBlog(t, id);
+  expect(row).toBeDefined();
+  return row as StoredBlog;
 }
 
 let database: TestDatabase | undefined;
@@ -118,7 +108,7 @@ describe('authentication with the default configuration', () => {
     t = await boot();
     const created = await t.http
       .post(BLOGS)
-      .set('Authorization', `Bearer ${t.token('alice')}`)
+      .set('Authorization', bearer(t.token('alice')))
       .send(BODY)
       .expect(201);
     aliceBlogId = created.body.id;
@@ -153,12 +143,12 @@ describe('authentication with the default configuration', () => {
   describe('tokens that are valid', () => {
     it('exp 10 s in the past is still accepted (30 s clock tolerance)', async () => {
       const token = t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 10 });
-      await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
+      await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
     });
 
     it('nbf 10 s in the future is already accepted (30 s clock tolerance)', async () => {
       const token = t.sign({ sub: 'alice', nbf: now() + 10, exp: now() + 3600 });
-      await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
+      await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
     });
 
     it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])('the scheme name is case-insensitive: "%s" is accepted', async (scheme) => {
@@ -193,7 +183,7 @@ describe('authentication with the default configuration', () => {
 
     it('PUT on a blog of someone else with an expired token is 401, not 403', async () => {
       const token = t.sign({ sub: 'bob', iat: now() - 3600, exp: now() - 60 });
-      expectUnauthorized(await t.http.put(`${BLOGS}/${aliceBlogId}`).set('Authorization', `Bearer ${token}`).send(BODY));
+      expectUnauthorized(await t.http.put(`${BLOGS}/${aliceBlogId}`).set('Authorization', bearer(token)).send(BODY));
     });
   });
 
@@ -203,7 +193,7 @@ describe('authentication with the default configuration', () => {
     beforeEach(async () => {
       const created = await t.http
         .post(BLOGS)
-        .set('Authorization', `Bearer ${t.token('alice')}`)
+        .set('Authorization', bearer(t.token('alice')))
         .send({ title: 'Owned by alice', content: 'original', author: 'Alice' })
         .expect(201);
       blogId = created.body.id;
@@ -212,37 +202,33 @@ describe('authentication with the default configuration', () => {
     it('the creator (same sub) may update the blog: 200', async () => {
       const res = await t.http
         .put(`${BLOGS}/${blogId}`)
-        .set('Authorization', `Bearer ${t.token('alice')}`)
+        .set('Authorization', bearer(t.token('alice')))
         .send({ title: 'new title', content: 'new content', author: 'new author' })
         .expect(200);
       expect(res.body).toMatchObject({ id: blogId, title: 'new title', content: 'new content', author: 'new author' });
-      expect(await storedRow(t, blogId)).toMatchObject({ title: 'new title', owner_sub: 'alice' });
+      expect(await storedRow(t, blogId)).toMatchObject({ title: 'new title', ownerSub: 'alice' });
     });
 
     it('the creator\'s sub is stored as owner and never shown in responses', async () => {
-      expect(await storedRow(t, blogId)).toMatchObject({ owner_sub: 'alice' });
+      expect(await storedRow(t, blogId)).toMatchObject({ ownerSub: 'alice' });
       const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
-      expect(Object.keys(read.body).sort()).toEqual(['author', 'content', 'createdAt', 'id', 'title', 'updatedAt']);
+      expect(Object.keys(read.body).sort()).toEqual(BLOG_FIELDS);
     });
 
     it('another sub gets 403 with the JSON error body, and the blog is unchanged', async () => {
       const before = await storedRow(t, blogId);
       const res = await t.http
         .put(`${BLOGS}/${blogId}`)
-        .set('Authorization', `Bearer ${t.token('bob', { scope: 'blogs:read blogs:write' })}`)
+        .set('Authorization', bearer(t.token('bob', { scope: 'blogs:read blogs:write' })))
         .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
-      expect({ status: res.status, body: res.body }).toEqual({
-        status: 403,
-        body: { statusCode: 403, error: 'Forbidden', message: expect.anything() },
-      });
-      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expectJsonError(res, 403);
       expect(await storedRow(t, blogId)).toEqual(before);
       const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
       expect(read.body).toMatchObject({ title: 'Owned by alice', content: 'original', author: 'Alice' });
     });
 
     it('a sub that only differs in case is another sub: 403', async () => {
-      const res = await t.http.put(`${BLOGS}/${blogId}`).set('Authorization', `Bearer ${t.token('Alice')}`).send(BODY);
+      const res = await t.http.put(`${BLOGS}/${blogId}`).set('Authorization', bearer(t.token('Alice'))).send(BODY);
       expect(res.status).toBe(403);
     });
 
@@ -251,12 +237,12 @@ describe('authentication with the default configuration', () => {
       async (scope) => {
         const res = await t.http
           .put(`${BLOGS}/${blogId}`)
-          .set('Authorization', `Bearer ${t.token('bob', { scope })}`)
+          .set('Authorization', bearer(t.token('bob', { scope })))
           .send({ title: 'moderated', content: 'moderated', author: 'Alice' });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ id: blogId, title: 'moderated' });
         // the owner stays the creator
-        expect(await storedRow(t, blogId)).toMatchObject({ title: 'moderated', owner_sub: 'alice' });
+        expect(await storedRow(t, blogId)).toMatchObject({ title: 'moderated', ownerSub: 'alice' });
       },
     );
 
@@ -273,7 +259,7 @@ describe('authentication with the default configuration', () => {
       const before = await storedRow(t, blogId);
       const res = await t.http
         .put(`${BLOGS}/${blogId}`)
-        .set('Authorization', `Bearer ${t.token('bob', { scope })}`)
+        .set('Authorization', bearer(t.token('bob', { scope })))
         .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.anything() });
@@ -342,19 +328,19 @@ describe('authentication with JWT_ISSUER and JWT_AUDIENCE configured', () => {
   ])('a token with %s is 401 on create and update, and nothing is stored', async (_name, options) => {
     const token = t.sign({ sub: 'alice' }, { expiresIn: '1h', ...options });
     const before = await countBlogs(t);
-    expectUnauthorized(await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY));
-    expectUnauthorized(await t.http.put(`${BLOGS}/1`).set('Authorization', `Bearer ${token}`).send(BODY));
+    expectUnauthorized(await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY));
+    expectUnauthorized(await t.http.put(`${BLOGS}/1`).set('Authorization', bearer(token)).send(BODY));
     expect(await countBlogs(t)).toBe(before);
   });
 
   it('a token with the right iss and aud is accepted: 201 on create, 200 on update', async () => {
     const token = t.sign({ sub: 'carol' }, { expiresIn: '1h', issuer: ISSUER, audience: AUDIENCE });
-    const created = await t.http.post(BLOGS).set('Authorization', `Bearer ${token}`).send(BODY).expect(201);
-    await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', `Bearer ${token}`).send(BODY).expect(200);
+    const created = await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
+    await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(token)).send(BODY).expect(200);
   });
 
   it('a token minted by the harness (with iss and aud) is accepted: 201', async () => {
-    await t.http.post(BLOGS).set('Authorization', `Bearer ${t.token('carol')}`).send(BODY).expect(201);
+    await t.http.post(BLOGS).set('Authorization', bearer(t.token('carol'))).send(BODY).expect(201);
   });
 });
 
@@ -364,7 +350,7 @@ describe('authentication with READS_REQUIRE_AUTH=true', () => {
 
   beforeAll(async () => {
     t = await boot({ READS_REQUIRE_AUTH: 'true' });
-    const created = await t.http.post(BLOGS).set('Authorization', `Bearer ${t.token('alice')}`).send(BODY).expect(201);
+    const created = await t.http.post(BLOGS).set('Authorization', bearer(t.token('alice'))).send(BODY).expect(201);
     blogId = created.body.id;
   });
 
@@ -393,7 +379,7 @@ describe('authentication with READS_REQUIRE_AUTH=true', () => {
   });
 
   it('reads with a valid token are 200', async () => {
-    const auth = `Bearer ${t.token('dave')}`;
+    const auth = bearer(t.token('dave'));
     const list = await t.http.get(BLOGS).set('Authorization', auth).expect(200);
     expect(list.body.total).toBeGreaterThanOrEqual(1);
     const read = await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', auth).expect(200);

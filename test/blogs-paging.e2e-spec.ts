@@ -1,29 +1,20 @@
 import type { Response } from 'supertest';
+import {
+  bearer,
+  BlogBody,
+  BlogListBody,
+  BLOG_FIELDS,
+  BLOGS,
+  countBlogs,
+  expectJsonError,
+  INT4_MAX,
+  ISO_UTC_MS,
+  messagesOf,
+} from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 
 // End-to-end checks of the list operation (API contract, "Paging"): defaults, envelope, order,
 // exact total, bounds and the strict syntax of `limit` and `offset`.
-
-const BLOGS = '/api/v1/blogs';
-const BLOG_FIELDS = ['author', 'content', 'createdAt', 'id', 'title', 'updatedAt'];
-const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const INT4_MAX = 2_147_483_647;
-
-interface BlogBody {
-  id: number;
-  title: string;
-  content: string;
-  author: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface ListBody {
-  data: BlogBody[];
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 describe('blogs: list and paging (e2e)', () => {
   let t: TestApp;
@@ -45,7 +36,7 @@ describe('blogs: list and paging (e2e)', () => {
     for (let i = 1; i <= n; i += 1) {
       const res = await t.http
         .post(BLOGS)
-        .set('Authorization', `Bearer ${alice}`)
+        .set('Authorization', bearer(alice))
         .send({ title: `title ${i}`, content: `content ${i}`, author: `author ${i}` });
       expect(res.status).toBe(201);
       created.push(res.body as BlogBody);
@@ -53,19 +44,14 @@ describe('blogs: list and paging (e2e)', () => {
     return created;
   }
 
-  async function countBlogs(): Promise<number> {
-    const rows: { n: number | string }[] = await t.dataSource.query('SELECT count(*) AS n FROM blogs');
-    return Number(rows[0].n);
-  }
-
   /** GET the list with this raw query string and expect 200 with a well-formed envelope. */
-  async function list(query = ''): Promise<ListBody> {
+  async function list(query = ''): Promise<BlogListBody> {
     const res = await t.http.get(`${BLOGS}${query}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'offset', 'total']);
     expect(Array.isArray(res.body.data)).toBe(true);
-    return res.body as ListBody;
+    return res.body as BlogListBody;
   }
 
   /** Ids of the stored blogs, newest first (`created_at` desc, then `id` desc), sorted here in JS. */
@@ -79,15 +65,10 @@ describe('blogs: list and paging (e2e)', () => {
       .map((r) => r.id);
   }
 
+  /** 400 with the JSON error body and, given `naming`, a message that names it. */
   function expectBadRequest(res: Response, naming?: string): void {
-    expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.anything() });
-    if (naming !== undefined) {
-      const { message } = res.body as { message: string | string[] };
-      const messages = Array.isArray(message) ? message : [message];
-      expect(messages.some((m) => m.includes(naming))).toBe(true);
-    }
+    expectJsonError(res, 400);
+    if (naming !== undefined) expect(messagesOf(res).some((m) => m.includes(naming))).toBe(true);
   }
 
   describe('envelope and defaults', () => {
@@ -136,15 +117,15 @@ describe('blogs: list and paging (e2e)', () => {
     });
 
     it('has an exact total equal to the number of stored blogs, which follows new creates', async () => {
-      expect((await list()).total).toBe(await countBlogs());
+      expect((await list()).total).toBe(await countBlogs(t));
       const res = await t.http
         .post(BLOGS)
-        .set('Authorization', `Bearer ${alice}`)
+        .set('Authorization', bearer(alice))
         .send({ title: 'one more', content: 'c', author: 'a' });
       expect(res.status).toBe(201);
       const body = await list('?offset=5&limit=1');
       expect(body.total).toBe(26);
-      expect(body.total).toBe(await countBlogs());
+      expect(body.total).toBe(await countBlogs(t));
     });
   });
 

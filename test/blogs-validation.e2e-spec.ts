@@ -1,12 +1,12 @@
-import { ClientRequest, STATUS_CODES } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import type { Response } from 'supertest';
+import { bearer, BlogInput, BLOGS, BODY, countBlogs, expectJsonError, messagesOf } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 
 // End-to-end checks of what create and update accept (API contract, "Request bodies" and "Ids")
 // and of the order of checks on a write. Every rejected request is also checked to have left the
 // database exactly as it was.
 
-const BLOGS = '/api/v1/blogs';
 /** 1 MiB, the largest accepted body (API contract). */
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -14,21 +14,11 @@ type Field = 'title' | 'content' | 'author';
 const FIELDS: readonly Field[] = ['title', 'content', 'author'];
 const LIMITS: Record<Field, number> = { title: 200, author: 100, content: 100_000 };
 
-interface BlogInput {
-  title: string;
-  content: string;
-  author: string;
-}
-
 type Op = 'create' | 'update';
 const OPS: readonly Op[] = ['create', 'update'];
 
-const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, unknown> => ({
-  title: 'A title',
-  content: 'Some content',
-  author: 'An author',
-  ...overrides,
-});
+/** `BODY` with some fields replaced (by values of any type, for the invalid cases). */
+const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, unknown> => ({ ...BODY, ...overrides });
 
 /** `{"title":…,"content":…,"author":…` + `extra` + `}` as JSON text, for what `JSON.stringify` cannot write. */
 const rawJson = (extra: string, base: Record<string, unknown> = valid()): string =>
@@ -47,7 +37,7 @@ describe('blogs: request validation (e2e)', () => {
     t = await createTestApp();
     alice = t.token('alice');
     bob = t.token('bob');
-    const res = await t.http.post(BLOGS).set('Authorization', `Bearer ${alice}`).send(valid());
+    const res = await t.http.post(BLOGS).set('Authorization', bearer(alice)).send(valid());
     expect(res.status).toBe(201);
     existingId = res.body.id;
   });
@@ -67,11 +57,6 @@ describe('blogs: request validation (e2e)', () => {
     return JSON.stringify(rows);
   }
 
-  async function countBlogs(): Promise<number> {
-    const rows: { n: number | string }[] = await t.dataSource.query('SELECT count(*) AS n FROM blogs');
-    return Number(rows[0].n);
-  }
-
   /** Nothing was stored, and no stored blog changed, since the test began. */
   async function expectNothingChanged(): Promise<void> {
     await expect(snapshot()).resolves.toBe(snapshotBefore);
@@ -81,7 +66,7 @@ describe('blogs: request validation (e2e)', () => {
   function write(op: Op, token: string | null = alice, path?: string) {
     const target = path ?? (op === 'create' ? BLOGS : `${BLOGS}/${existingId}`);
     const req = op === 'create' ? t.http.post(target) : t.http.put(target);
-    return token === null ? req : req.set('Authorization', `Bearer ${token}`);
+    return token === null ? req : req.set('Authorization', bearer(token));
   }
 
   /** Sends JSON text as is, with `Content-Type: application/json`. */
@@ -90,24 +75,6 @@ describe('blogs: request validation (e2e)', () => {
   }
 
   const successStatus = (op: Op): number => (op === 'create' ? 201 : 200);
-
-  function messagesOf(res: Response): string[] {
-    const { message } = res.body as { message: unknown };
-    return Array.isArray(message) ? (message as string[]) : [String(message)];
-  }
-
-  /** The contract's JSON error body with this status. */
-  function expectJsonError(res: Response, status: number): void {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ statusCode: status, error: STATUS_CODES[status], message: expect.anything() });
-    const messages = messagesOf(res);
-    expect(messages.length).toBeGreaterThan(0);
-    for (const m of messages) {
-      expect(typeof m).toBe('string');
-      expect(m.length).toBeGreaterThan(0);
-    }
-  }
 
   /** 400 with a message that names `name`, and nothing changed in the database. */
   async function expectRejectedNaming(res: Response, name: string): Promise<void> {
@@ -538,7 +505,7 @@ describe('blogs: request validation (e2e)', () => {
         .send(JSON.stringify(valid({ content: 'x'.repeat(MAX_BODY_BYTES) })));
       expect([401, 413]).toContain(res.status);
       expectJsonError(res, res.status);
-      await expect(countBlogs()).resolves.toBe((JSON.parse(snapshotBefore) as unknown[]).length);
+      await expect(countBlogs(t)).resolves.toBe((JSON.parse(snapshotBefore) as unknown[]).length);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { bearer, BLOGS, countBlogs, sleep } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 import { E2E_ENV } from './support/test-database';
 
@@ -6,11 +7,8 @@ import { E2E_ENV } from './support/test-database';
 // service serialises transactions on it; these tests mix committing and rolling-back transactions
 // with HTTP creates and check that exactly the committed rows survive.
 
-const BLOGS = '/api/v1/blogs';
 const embedded = !process.env[E2E_ENV.serverUrl];
 const describeEmbedded = embedded ? describe : describe.skip;
-
-const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeEmbedded('embedded database: concurrent transactions', () => {
   let t: TestApp;
@@ -18,7 +16,7 @@ describeEmbedded('embedded database: concurrent transactions', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    auth = `Bearer ${t.token('alice')}`;
+    auth = bearer(t.token('alice'));
   });
 
   afterAll(async () => {
@@ -37,7 +35,7 @@ describeEmbedded('embedded database: concurrent transactions', () => {
    * all at once, interleaved, and checks that exactly the committed rows are stored.
    */
   async function mixedRun(prefix: string, fail: (i: number, manager: { query: (sql: string) => Promise<unknown> }) => Promise<void>): Promise<void> {
-    const before: { n: number }[] = await t.dataSource.query('SELECT count(*)::int AS n FROM blogs');
+    const before = await countBlogs(t);
     const transactions: Promise<unknown>[] = [];
     const creates: Promise<{ status: number; body: { id?: number; title?: string } }>[] = [];
     for (let i = 0; i < 20; i += 1) {
@@ -49,7 +47,7 @@ describeEmbedded('embedded database: concurrent transactions', () => {
             'author',
             'tx',
           ]);
-          await tick(2); // let the other work queue up while this transaction is open
+          await sleep(2); // let the other work queue up while this transaction is open
           if (i % 3 === 0) await fail(i, manager);
         }),
       );
@@ -88,10 +86,10 @@ describeEmbedded('embedded database: concurrent transactions', () => {
       .map((i) => `${prefix}-tx-${String(i).padStart(2, '0')}`);
     expect(await titles(`${prefix}-tx-`)).toEqual(committed);
 
-    const after: { n: number }[] = await t.dataSource.query('SELECT count(*)::int AS n FROM blogs');
-    expect(after[0].n).toBe(before[0].n + 20 + committed.length);
+    const after = await countBlogs(t);
+    expect(after).toBe(before + 20 + committed.length);
     const list = await t.http.get(`${BLOGS}?limit=1`).expect(200);
-    expect(list.body.total).toBe(after[0].n);
+    expect(list.body.total).toBe(after);
   }
 
   it('a transaction that throws and rolls back never erases rows committed concurrently by other transactions or HTTP requests', async () => {

@@ -1,27 +1,11 @@
 import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
-import { STATUS_CODES } from 'node:http';
 import type { Response, Test } from 'supertest';
+import { bearer, BLOGS, BODY, expectJsonError, sleep } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, E2E_ENV } from './support/test-database';
 
 // API contract, "Errors": every error is JSON `{ statusCode, error, message }`; a 500 never shows a
 // stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
-
-const BLOGS = '/api/v1/blogs';
-const BODY = { title: 'A title', content: 'Some content', author: 'Alice' } as const;
-
-/** The contract's error body for `status`, served as JSON. */
-function expectErrorBody(res: Response, status: number): void {
-  expect({ status: res.status, body: res.body }).toEqual({
-    status,
-    body: { statusCode: status, error: STATUS_CODES[status], message: expect.anything() },
-  });
-  expect(res.headers['content-type']).toMatch(/^application\/json(;|$)/);
-  const { message } = res.body as { message: unknown };
-  const isText = typeof message === 'string' && message.length > 0;
-  const isList = Array.isArray(message) && message.length > 0 && message.every((m) => typeof m === 'string');
-  expect(isText || isList).toBe(true);
-}
 
 /** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
 const INTERNALS: readonly RegExp[] = [
@@ -51,7 +35,7 @@ describe('error responses', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    auth = `Bearer ${t.token('alice')}`;
+    auth = bearer(t.token('alice'));
     const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
     blogId = created.body.id;
   });
@@ -72,7 +56,7 @@ describe('error responses', () => {
     ])('%s %s → 404', async (method, path) => {
       const req = (t.http as unknown as Record<string, (p: string) => Test>)[method.toLowerCase()](path).set('Authorization', auth);
       const res = await req;
-      expectErrorBody(res, 404);
+      expectJsonError(res, 404);
       expectNoInternals(res);
     });
   });
@@ -90,7 +74,7 @@ describe('error responses', () => {
       ['POST with a number as title', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, title: 5 })],
       ['POST with an extra property', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, id: 3 })],
       ['POST without a token', 401, (tt) => tt.http.post(BLOGS).send(BODY)],
-      ['PUT by another sub', 403, (tt) => tt.http.put(`${BLOGS}/${blogId}`).set('Authorization', `Bearer ${tt.token('bob')}`).send(BODY)],
+      ['PUT by another sub', 403, (tt) => tt.http.put(`${BLOGS}/${blogId}`).set('Authorization', bearer(tt.token('bob'))).send(BODY)],
       ['GET a blog that does not exist', 404, (tt) => tt.http.get(`${BLOGS}/2147483647`)],
       ['PUT a blog that does not exist', 404, (tt) => tt.http.put(`${BLOGS}/2147483647`).set('Authorization', auth).send(BODY)],
       ['GET an unknown path', 404, (tt) => tt.http.get('/nope')],
@@ -110,7 +94,7 @@ describe('error responses', () => {
 
     it.each(cases)('%s → %i', async (_name, status, send) => {
       const res = await send(t);
-      expectErrorBody(res, status);
+      expectJsonError(res, status);
       expectNoInternals(res);
     });
   });
@@ -133,7 +117,7 @@ describe('error responses', () => {
       ['PUT update', (tt: TestApp) => tt.http.put(`${BLOGS}/1`).set('Authorization', auth).send(BODY)],
     ])('%s on a failing query answers 500 with the generic JSON error body only', async (_name, send) => {
       const res = await send(t);
-      expectErrorBody(res, 500);
+      expectJsonError(res, 500);
       expectNoInternals(res);
     });
   });
@@ -241,7 +225,7 @@ async function timed(req: Test): Promise<{ res?: Response; status: number | 'tim
 function expectUnavailable(result: { res?: Response; status: number | 'timeout'; ms: number }): void {
   expect({ status: result.status, withinFiveSeconds: result.ms < 5_000 }).toEqual({ status: 503, withinFiveSeconds: true });
   const res = result.res as Response;
-  expectErrorBody(res, 503);
+  expectJsonError(res, 503);
   expect(res.headers['retry-after']).toMatch(/^\d+$/);
   expectNoInternals(res);
 }
@@ -261,7 +245,7 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
     t = await createTestApp({ DATABASE_URL: proxied.toString() }, database);
-    auth = `Bearer ${t.token('alice')}`;
+    auth = bearer(t.token('alice'));
     const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
     blogId = created.body.id;
   });
@@ -324,7 +308,7 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       while (Date.now() < deadline) {
         last = (await timed(t.http.get(`${BLOGS}/${blogId}`))).status;
         if (last === 200) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
       }
       expect(last).toBe(200);
       await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);

@@ -1,0 +1,118 @@
+import { STATUS_CODES } from 'node:http';
+import type { Response } from 'supertest';
+import type { TestApp } from './test-app';
+
+// Shared pieces of the blog e2e specs: the API's path and shapes, and the checks every spec makes
+// the same way (the contract's JSON error body, the 401 challenge, what is stored).
+
+/** The canonical path of the blogs collection (`/api/blogs` and `/v1/blogs` are aliases). */
+export const BLOGS = '/api/v1/blogs';
+
+/** The largest PostgreSQL `integer` (int4): the largest well-formed id and offset. */
+export const INT4_MAX = 2_147_483_647;
+
+/** The fields of a blog in a response, sorted: exactly these six, the owner never among them. */
+export const BLOG_FIELDS: readonly string[] = ['author', 'content', 'createdAt', 'id', 'title', 'updatedAt'];
+
+/** ISO 8601, UTC, millisecond precision, `Z` suffix. */
+export const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The body of a create or update. */
+export interface BlogInput {
+  title: string;
+  content: string;
+  author: string;
+}
+
+/** A blog as the API answers it. */
+export interface BlogBody extends BlogInput {
+  id: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The list envelope of `GET /api/v1/blogs`. */
+export interface BlogListBody {
+  data: BlogBody[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** A stored row of `blogs`, timestamps as ISO strings. */
+export interface StoredBlog extends BlogInput {
+  id: number;
+  ownerSub: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A valid create or update body. */
+export const BODY: Readonly<BlogInput> = { title: 'A title', content: 'Some content', author: 'Alice' };
+
+/** The `Authorization` header value for `token`. */
+export function bearer(token: string): string {
+  return `Bearer ${token}`;
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The `message` of an error body as a list (a single message becomes a list of one). */
+export function messagesOf(res: Response): string[] {
+  const { message } = res.body as { message: unknown };
+  return Array.isArray(message) ? (message as string[]) : [String(message)];
+}
+
+/**
+ * The contract's error response for `status`: served as JSON, the body exactly
+ * `{ statusCode, error, message }` with `error` the standard reason phrase, and `message` a
+ * non-empty string or a non-empty list of non-empty strings.
+ */
+export function expectJsonError(res: Response, status: number): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { statusCode: status, error: STATUS_CODES[status], message: expect.anything() },
+  });
+  expect(res.headers['content-type']).toMatch(/^application\/json(;|$)/);
+  const { message } = res.body as { message: unknown };
+  const messages: unknown[] = Array.isArray(message) ? message : [message];
+  expect(messages.length).toBeGreaterThan(0);
+  for (const m of messages) {
+    expect(typeof m).toBe('string');
+    expect((m as string).length).toBeGreaterThan(0);
+  }
+}
+
+/** The contract's 401: the JSON error body and a `WWW-Authenticate: Bearer…` challenge. */
+export function expectUnauthorized(res: Response): void {
+  expectJsonError(res, 401);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer(\s|$)/);
+}
+
+/** The number of rows in `blogs`. */
+export async function countBlogs(t: TestApp): Promise<number> {
+  const rows: { n: number | string }[] = await t.dataSource.query('SELECT count(*) AS n FROM blogs');
+  return Number(rows[0].n);
+}
+
+/** The stored row of blog `id`, timestamps as ISO strings; undefined when absent. */
+export async function storedBlog(t: TestApp, id: number): Promise<StoredBlog | undefined> {
+  const rows: Record<string, unknown>[] = await t.dataSource.query(
+    'SELECT id, title, content, author, owner_sub, created_at, updated_at FROM blogs WHERE id = $1',
+    [id],
+  );
+  if (rows.length === 0) return undefined;
+  const row = rows[0];
+  return {
+    id: Number(row.id),
+    title: row.title as string,
+    content: row.content as string,
+    author: row.author as string,
+    ownerSub: row.owner_sub as string,
+    createdAt: new Date(row.created_at as string | Date).toISOString(),
+    updatedAt: new Date(row.updated_at as string | Date).toISOString(),
+  };
+}
