@@ -333,4 +333,28 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
     });
   });
+
+  describe('the network heals for new connections while the old ones stay dead', () => {
+    beforeAll(async () => {
+      // Several pooled connections, all of which then go silent for good.
+      await Promise.all(Array.from({ length: 5 }, () => t.http.get(`${BLOGS}/${blogId}`).expect(200)));
+      proxy.freeze();
+      proxy.mode = 'forward';
+    });
+
+    afterAll(() => {
+      proxy.destroyAll();
+    });
+
+    it('each request on a dead connection answers 503 within 5 s, and that connection is not lent again', async () => {
+      const burst = await Promise.all(Array.from({ length: 10 }, () => timed(t.http.get(`${BLOGS}/${blogId}`))));
+      for (const result of burst) {
+        if (result.status !== 200) expectUnavailable(result);
+      }
+      // Every dead connection was dropped by the burst: from here on, every request succeeds.
+      const after: (number | 'timeout')[] = [];
+      for (let i = 0; i < 20; i += 1) after.push((await timed(t.http.get(`${BLOGS}/${blogId}`))).status);
+      expect(after).toEqual(Array.from({ length: 20 }, () => 200));
+    });
+  });
 });
