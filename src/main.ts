@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { APP_OPTIONS, setupApp } from './app.setup';
 import { appConfig, AppConfigType } from './config/app.config';
 import { ConfigValidationError } from './config/environment';
+import { DataDirInUseError } from './database/embedded-driver';
 
 async function bootstrap(): Promise<void> {
   // Start-up logs are buffered until the application is built, so that a bad configuration ends
@@ -28,7 +29,8 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((error: unknown) => {
-  if (error instanceof ConfigValidationError) {
+  // Operator mistakes end with their one-line message; anything else is a bug and gets its stack.
+  if (error instanceof ConfigValidationError || error instanceof DataDirInUseError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     Logger.flush();

@@ -1,10 +1,28 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { lockSync } from 'proper-lockfile';
 import { PGliteDriver } from 'typeorm-pglite';
 import { SerialPGlitePool } from './serial-pglite-pool';
 
 /** The shape TypeORM's Postgres driver needs from its `driver` option: a `pg`-style pool class. */
 export interface PgDriverModule {
   readonly Pool: typeof SerialPGlitePool;
+}
+
+/** Name of the lock directory kept inside `DATA_DIR` while a process has the database open. */
+export const DATA_DIR_LOCK_NAME = 'blog-service.lock';
+
+/** A lock left by a process that died without releasing it is taken over after this many ms. */
+export const DATA_DIR_LOCK_STALE_MS = 10_000;
+
+/**
+ * `DATA_DIR` is held by another process (a running service or a migration command). PGlite is a
+ * single-process database: two processes on one directory would overwrite each other's writes.
+ * `message` is one line naming the directory.
+ */
+export class DataDirInUseError extends Error {
+  override readonly name = 'DataDirInUseError';
 }
 
 /**
@@ -14,15 +32,47 @@ export interface PgDriverModule {
  *
  * PGlite is one session per process: `typeorm-pglite` keeps it process-wide, opened on the first
  * connection and closed when the DataSource is destroyed. Leases are serialised by
- * {@link SerialPGlitePool}.
+ * {@link SerialPGlitePool}. The directory is locked for this process (`proper-lockfile`, a lock
+ * directory refreshed every 5 s) from now until the pool is closed or the process exits.
  *
  * @param dataDir - directory of the database files; created if missing. A new directory takes a
  *   few seconds to initialise; later starts reuse it.
+ * @throws DataDirInUseError when another live process holds the directory.
  */
 export function createEmbeddedDriver(dataDir: string): PgDriverModule {
   mkdirSync(dataDir, { recursive: true });
+  const unlock = lockDataDir(dataDir);
   // The constructor only records the options of the process-wide PGlite instance (and the
   // boolean serialiser TypeORM needs); its own pool is replaced by the serialising one.
   new PGliteDriver({ dataDir });
-  return { Pool: SerialPGlitePool };
+  return { Pool: SerialPGlitePool.releasingOnEnd(unlock) };
+}
+
+function lockDataDir(dataDir: string): () => void {
+  const lockfilePath = join(dataDir, DATA_DIR_LOCK_NAME);
+  try {
+    const release = lockSync(dataDir, {
+      lockfilePath,
+      stale: DATA_DIR_LOCK_STALE_MS,
+      // The default throws from a timer, which would crash the service; the database itself
+      // still works, so say so loudly and carry on.
+      onCompromised: (error: Error) =>
+        new Logger('Database').error(`lost the lock on DATA_DIR ${dataDir}: ${error.message}`),
+    });
+    return () => {
+      try {
+        release();
+      } catch {
+        // already released (or taken over as stale): nothing left to undo
+      }
+    };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ELOCKED') {
+      throw new DataDirInUseError(
+        `DATA_DIR ${dataDir} is in use by another process (lock ${lockfilePath}); stop it first, ` +
+          `or wait ${DATA_DIR_LOCK_STALE_MS / 1000} s if that process was killed`,
+      );
+    }
+    throw error;
+  }
 }

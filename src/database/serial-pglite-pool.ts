@@ -1,6 +1,8 @@
 import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
 
 type ConnectCallback = Parameters<PGlitePool['connect']>[0];
+/** What `PGlitePool.end()` calls once the instance is closed (its typing says only `Function`). */
+type EndCallback = (error: unknown) => void;
 
 /**
  * A `pg`-compatible pool over the one embedded PGlite session that lends it to one caller at a
@@ -32,5 +34,20 @@ export class SerialPGlitePool extends PGlitePool {
         callback(error, client, release);
       }),
     );
+  }
+
+  /**
+   * A subclass whose `end()` (TypeORM calls it when the DataSource is destroyed) runs `onEnd`
+   * once the PGlite instance is closed, e.g. to release the lock on its data directory.
+   */
+  static releasingOnEnd(onEnd: () => void): typeof SerialPGlitePool {
+    return class extends SerialPGlitePool {
+      override end(callback: EndCallback): void {
+        super.end((error: unknown) => {
+          onEnd();
+          callback(error);
+        });
+      }
+    };
   }
 }
