@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadAppConfig } from './src/config/environment';
+import { loadDatabaseConfig } from './src/config/environment';
 import { buildDataSourceOptions } from './src/database/data-source-options';
 
 // The DataSource of the TypeORM CLI (`npm run migration:run`, `migration:generate`, …): the same
@@ -11,7 +11,8 @@ try {
   // no .env file: the environment alone configures the CLI
 }
 
-const options = buildDataSourceOptions(loadAppConfig(process.env).database);
+// Only the database variables are validated: migrations need no JWT_SECRET, also in production.
+const options = buildDataSourceOptions(loadDatabaseConfig(process.env));
 
 // No per-request time bounds here: a migration run by hand may rightly take minutes.
 export default new DataSource({ ...options, extra: {} });

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { AddressInfo, createServer } from 'node:net';
@@ -9,11 +9,13 @@ import { verify } from 'jsonwebtoken';
 // API contract, "Configuration": a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
 // and tests (`npm run token -- --sub alice`). Real processes are spawned: the service through
-// ts-node (transpile-only) from a scratch directory that has no `.env`.
+// ts-node (transpile-only) from a scratch directory that has no `.env`; `npm run start:prod` on a
+// fresh build; the TypeORM CLI (`ormconfig.ts`) through `npm run migration:show`.
 
 const ROOT = resolve(__dirname, '..');
 const MAIN = join(ROOT, 'src', 'main.ts');
 const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
+const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
 const PROCESS_TIMEOUT_MS = 20_000;
 
@@ -121,6 +123,11 @@ function runTokenCommand(args: readonly string[], vars: Record<string, string | 
   return run('npm', ['run', 'token', '--', ...args], { cwd: ROOT, env: environment(vars) });
 }
 
+/** `npm run -s <script>` in the repository (silent: npm adds no lines of its own to the output). */
+function runNpmScript(script: string, vars: Record<string, string | undefined>, timeoutMs?: number): Promise<Exit> {
+  return run('npm', ['run', '-s', script], { cwd: ROOT, env: environment(vars), timeoutMs });
+}
+
 /** A TCP port nothing listens on right now. */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -224,6 +231,88 @@ describe('start-up with a bad configuration', () => {
       kill(child, 'SIGTERM');
     }
   }, 60_000);
+});
+
+describe('npm run start:prod (the built service, production mode)', () => {
+  // A scratch copy of what `npm run build` makes, so the test neither needs nor disturbs ./dist
+  // (and no `.env` is near): `dist/` compiled with the build's tsconfig (what `nest build` runs),
+  // the real package.json (its `start:prod` script is what is under test) and node_modules.
+  let app: string;
+
+  beforeAll(async () => {
+    app = scratchDir();
+    const build = await run(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(app, 'dist')], {
+      cwd: ROOT,
+      env: environment({}),
+      timeoutMs: 60_000,
+    });
+    expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
+    copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+  }, 90_000);
+
+  /** `npm run -s start:prod` in the scratch build with exactly `vars` configured (no NODE_ENV). */
+  function startProd(vars: Record<string, string | undefined>): ChildProcess {
+    return start('npm', ['run', '-s', 'start:prod'], { cwd: app, env: environment(vars) });
+  }
+
+  it('without NODE_ENV and JWT_SECRET it runs in production mode: exits ≠ 0 with one line naming JWT_SECRET, logs no token', async () => {
+    const exit = await run('npm', ['run', '-s', 'start:prod'], {
+      cwd: app,
+      env: environment({ PORT: '0', DATA_DIR: scratchDir() }),
+    });
+
+    // In development mode it would have made a secret, logged a token and kept serving.
+    expect(exit.timedOut).toBe(false);
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    expect(nonEmptyLines(exit.stderr)).toEqual(['Invalid configuration: JWT_SECRET is required when NODE_ENV=production']);
+    expect(exit.stdout).not.toMatch(/token/i);
+  });
+
+  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build)', async () => {
+    const port = await freePort();
+    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      let live: number | undefined;
+      while (Date.now() < deadline && child.exitCode === null) {
+        live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
+        if (live === 200) break;
+        await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+      }
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output }).toEqual({ live: 200, exitCode: null, output: '' });
+      expect(output).not.toMatch(/token/i);
+    } finally {
+      kill(child, 'SIGTERM');
+    }
+  }, 60_000);
+});
+
+describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {
+  beforeAll(() => {
+    // `npm run` runs in the package directory, where ormconfig.ts would read a `.env`.
+    if (existsSync(join(ROOT, '.env'))) throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
+  });
+
+  it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
+    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
+
+    expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({ code: 0, timedOut: false, stderr: '' });
+    expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
+  }, 90_000);
+
+  it('a bad DATABASE_URL stops it (exit ≠ 0) with the message naming DATABASE_URL', async () => {
+    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATABASE_URL: 'mysql://x' });
+
+    expect(exit.timedOut).toBe(false);
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    expect(exit.stderr).toContain('Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
+  });
 });
 
 describe('the token command (npm run token)', () => {

@@ -33,6 +33,8 @@ describe('parseBlogId', () => {
     ['4294967295'],
     ['9999999999'],
     ['99999999999999999999'],
+    ['1'.repeat(10_000)],
+    ['２'],
     ['１'],
     [undefined],
     [null],
@@ -47,5 +49,11 @@ describe('parseBlogId', () => {
     }
     expect(caught).toBeInstanceOf(BadRequestException);
     expect((caught as BadRequestException).getStatus()).toBe(400);
+  });
+
+  it('names the rule in the 400 message', () => {
+    expect(() => parseBlogId('0')).toThrow(
+      new BadRequestException('id must be a positive integer no greater than 2147483647'),
+    );
   });
 });

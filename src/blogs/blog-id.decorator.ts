@@ -1,18 +1,19 @@
 import { BadRequestException, createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { INT4_MAX } from '../common/canonical-integer';
+import { canonicalIntegerValue, INT4_MAX } from '../common/canonical-integer';
 
 /**
  * Parses a blog id as written in a path: `^[1-9][0-9]*$` and at most 2147483647 (int4), so no
- * sign, leading zero, space, decimal point or exponent.
+ * sign, leading zero, space, decimal point or exponent. The syntax is the canonical integer of
+ * query and environment values (`common/canonical-integer`), without `0`.
  *
+ * @param raw - the `:id` path parameter; anything but a string is rejected.
+ * @returns the id, 1–2147483647.
  * @throws BadRequestException (400) for anything else.
  */
 export function parseBlogId(raw: unknown): number {
-  if (typeof raw === 'string' && /^[1-9][0-9]{0,9}$/.test(raw)) {
-    const id = Number(raw);
-    if (id <= INT4_MAX) return id;
-  }
-  throw new BadRequestException('id must be a positive integer no greater than 2147483647');
+  const id = canonicalIntegerValue(raw);
+  if (id !== undefined && id >= 1 && id <= INT4_MAX) return id;
+  throw new BadRequestException(`id must be a positive integer no greater than ${INT4_MAX}`);
 }
 
 /**

@@ -9,6 +9,5 @@ import { BlogsService } from './blogs.service';
   imports: [TypeOrmModule.forFeature([Blog])],
   controllers: [BlogsController],
   providers: [BlogsService],
-  exports: [BlogsService],
 })
 export class BlogsModule {}

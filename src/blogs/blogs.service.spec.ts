@@ -3,14 +3,15 @@ import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import type { Principal } from '../auth/principal';
 import { Blog } from './blog.entity';
-import { BlogsService, mayUpdate } from './blogs.service';
+import { BlogsService, mayUpdate, NEXT_UPDATED_AT_SQL } from './blogs.service';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
-/** The chain `createQueryBuilder().update().set().whereEntity().updateEntity().execute()`. */
+/** The chain `createQueryBuilder().update().set().whereEntity().returning().updateEntity().execute()`. */
 interface UpdateBuilderMock {
   update: jest.Mock;
   set: jest.Mock;
   whereEntity: jest.Mock;
+  returning: jest.Mock;
   updateEntity: jest.Mock;
   execute: jest.Mock;
 }
@@ -23,13 +24,49 @@ interface RepositoryMock {
   createQueryBuilder: jest.Mock;
 }
 
+/** What the stand-in database writes for `updated_at` (the SQL expression of the SET). */
+const STORED_AT = new Date('2026-03-03T03:03:03.333Z');
+
+/** A row of `blogs` as `RETURNING *` gives it: database column names. */
+function rowOf(blog: Blog): Record<string, unknown> {
+  return {
+    id: blog.id,
+    title: blog.title,
+    content: blog.content,
+    author: blog.author,
+    owner_sub: blog.ownerSub,
+    created_at: blog.createdAt,
+    updated_at: blog.updatedAt,
+  };
+}
+
+/**
+ * The update chain. Its `execute` stands in for the database and TypeORM: it applies the SET to
+ * the entity given to `whereEntity` (an SQL expression stores {@link STORED_AT}), as
+ * `updateEntity(true)` writes the row of `RETURNING *` back onto it, and answers that one row.
+ */
 function makeBuilder(): UpdateBuilderMock {
   const builder = {} as UpdateBuilderMock;
+  let target: Blog | undefined;
+  let values: Record<string, unknown> = {};
   builder.update = jest.fn().mockReturnValue(builder);
-  builder.set = jest.fn().mockReturnValue(builder);
-  builder.whereEntity = jest.fn().mockReturnValue(builder);
+  builder.set = jest.fn((set: Record<string, unknown>) => {
+    values = set;
+    return builder;
+  });
+  builder.whereEntity = jest.fn((entity: Blog) => {
+    target = entity;
+    return builder;
+  });
+  builder.returning = jest.fn().mockReturnValue(builder);
   builder.updateEntity = jest.fn().mockReturnValue(builder);
-  builder.execute = jest.fn().mockResolvedValue({ affected: 1, raw: [], generatedMaps: [] });
+  builder.execute = jest.fn(async () => {
+    const blog = target as Blog;
+    for (const [key, value] of Object.entries(values)) {
+      Object.assign(blog, { [key]: typeof value === 'function' ? STORED_AT : value });
+    }
+    return { affected: 1, raw: [rowOf(blog)], generatedMaps: [] };
+  });
   return builder;
 }
 
@@ -212,6 +249,7 @@ describe('BlogsService', () => {
         content: 'New content',
         author: 'New author',
         ownerSub: 'alice',
+        updatedAt: STORED_AT,
       });
     });
 
@@ -227,7 +265,7 @@ describe('BlogsService', () => {
       expect(builder.execute).toHaveBeenCalledTimes(1);
     });
 
-    it('issues createQueryBuilder().update(Blog).set({title,content,author}).whereEntity(blog).updateEntity(true).execute()', async () => {
+    it('issues update(Blog).set({title,content,author,updatedAt}).whereEntity(blog).returning(*).updateEntity(true).execute()', async () => {
       const blog = makeBlog();
       jest.spyOn(repo, 'findOneBy').mockResolvedValueOnce(blog);
       const sneaky = { ...input, ownerSub: 'mallory', id: 99, createdAt: new Date(0) } as unknown as BlogInputDto;
@@ -241,33 +279,63 @@ describe('BlogsService', () => {
         title: 'New title',
         content: 'New content',
         author: 'New author',
+        updatedAt: expect.any(Function),
       });
       expect(builder.whereEntity).toHaveBeenCalledWith(blog);
+      expect(builder.returning).toHaveBeenCalledWith('*');
       expect(builder.updateEntity).toHaveBeenCalledWith(true);
       expect(builder.execute).toHaveBeenCalledTimes(1);
       // Each step is called in chain order, before execute.
-      const order = [builder.update, builder.set, builder.whereEntity, builder.updateEntity, builder.execute].map(
-        (fn) => fn.mock.invocationCallOrder[0],
-      );
+      const order = [
+        builder.update,
+        builder.set,
+        builder.whereEntity,
+        builder.returning,
+        builder.updateEntity,
+        builder.execute,
+      ].map((fn) => fn.mock.invocationCallOrder[0]);
       expect(order).toEqual([...order].sort((a, b) => a - b));
     });
 
-    it('returns the entity refreshed by the UPDATE (updatedAt from RETURNING), keeping createdAt and ownerSub', async () => {
+    it('sets updated_at by SQL to the time of the update, at least 1 ms past the stored value', async () => {
+      jest.spyOn(repo, 'findOneBy').mockResolvedValueOnce(makeBlog());
+
+      await service.update(7, input, alice);
+
+      const { updatedAt } = builder.set.mock.calls[0][0] as { updatedAt: () => string };
+      expect(updatedAt()).toBe(NEXT_UPDATED_AT_SQL);
+      expect(NEXT_UPDATED_AT_SQL).toBe(`GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond')`);
+    });
+
+    it('returns the row as the UPDATE stored it (written back from RETURNING), not the input', async () => {
       const blog = makeBlog();
       jest.spyOn(repo, 'findOneBy').mockResolvedValueOnce(blog);
-      const later = new Date('2026-02-02T02:02:02.222Z');
+      const stored = makeBlog({ title: 'Stored title', content: 'Stored content', author: 'Stored author', updatedAt: STORED_AT });
       jest.spyOn(builder, 'execute').mockImplementationOnce(async () => {
         // updateEntity(true) makes TypeORM write the returned columns back onto the entity.
-        blog.updatedAt = later;
-        return { affected: 1, raw: [], generatedMaps: [] };
+        Object.assign(blog, stored);
+        return { affected: 1, raw: [rowOf(stored)], generatedMaps: [] };
       });
 
       const updated = await service.update(7, input, alice);
 
-      expect(updated.updatedAt).toBe(later);
+      expect(updated).toEqual(stored);
       expect(updated.createdAt).toEqual(new Date('2026-01-01T00:00:00.000Z'));
-      expect(updated.ownerSub).toBe('alice');
-      expect(updated.id).toBe(7);
+    });
+
+    it.each([
+      ['no row back and affected 0', { affected: 0, raw: [], generatedMaps: [] }],
+      ['no row back, affected not reported', { raw: [], generatedMaps: [] }],
+    ])('throws NotFoundException (404) naming the id when the UPDATE changes no row (%s)', async (_label, result) => {
+      const blog = makeBlog();
+      jest.spyOn(repo, 'findOneBy').mockResolvedValueOnce(blog);
+      jest.spyOn(builder, 'execute').mockResolvedValueOnce(result);
+
+      const outcome = service.update(7, input, alice);
+
+      await expect(outcome).rejects.toBeInstanceOf(NotFoundException);
+      await expect(outcome).rejects.toThrow(/\b7\b/);
+      expect(blog.title).toBe('Old title');
     });
 
     it('does not touch ownerSub or id even when the input carries them', async () => {

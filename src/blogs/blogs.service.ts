@@ -19,6 +19,14 @@ export function mayUpdate(blog: Pick<Blog, 'ownerSub'>, principal: Principal): b
   return blog.ownerSub === principal.sub || principal.scopes.includes(BLOGS_ADMIN_SCOPE);
 }
 
+/**
+ * SQL of the new `updated_at` of an update: the database's time of the update, but at least 1 ms
+ * after the stored value. The column keeps milliseconds, so two updates within one millisecond
+ * (or after the database clock stepped back) would otherwise leave `updatedAt` where it was; this
+ * way every successful update advances it strictly, as the contract promises.
+ */
+export const NEXT_UPDATED_AT_SQL = `GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond')`;
+
 /** The rules of the blog resource: paging order, existence and ownership. */
 @Injectable()
 export class BlogsService {
@@ -60,10 +68,16 @@ export class BlogsService {
   }
 
   /**
-   * Replaces title, content and author and sets `updatedAt` to now, even when the values are
-   * unchanged (spec §4.4: the update returns the time of the update).
+   * Replaces title, content and author and sets `updatedAt` to the time of the update (strictly
+   * later than before, see {@link NEXT_UPDATED_AT_SQL}), even when the values are unchanged
+   * (spec §4.4: the update returns the time of the update).
    *
-   * @throws NotFoundException (404) when no blog has this id.
+   * One `UPDATE … RETURNING *`: the blog returned is the row as stored by that statement, not the
+   * input copied onto the row read before it.
+   *
+   * @returns the updated blog, every field from the database.
+   * @throws NotFoundException (404) when no blog has this id, also when it is gone by the time of
+   *   the UPDATE (the statement then changes and returns no row).
    * @throws ForbiddenException (403) when `principal` is neither the owner nor an admin.
    */
   async update(id: number, input: BlogInputDto, principal: Principal): Promise<Blog> {
@@ -71,15 +85,24 @@ export class BlogsService {
     if (!mayUpdate(blog, principal)) {
       throw new ForbiddenException('Only the author of this blog may update it');
     }
-    const changes = { title: input.title, content: input.content, author: input.author };
-    // whereEntity + updateEntity: the UPDATE's RETURNING refreshes `updatedAt` on `blog`.
-    await this.blogs
+    // whereEntity + updateEntity(true): TypeORM writes the row of RETURNING * back onto `blog`.
+    const result = await this.blogs
       .createQueryBuilder()
       .update(Blog)
-      .set(changes)
+      .set({
+        title: input.title,
+        content: input.content,
+        author: input.author,
+        updatedAt: () => NEXT_UPDATED_AT_SQL,
+      })
       .whereEntity(blog)
+      .returning('*')
       .updateEntity(true)
       .execute();
-    return Object.assign(blog, changes);
+    // No row back means none was updated: the blog vanished after it was read. Answering 200
+    // would report a change that was never stored.
+    const rows: readonly unknown[] = Array.isArray(result.raw) ? result.raw : [];
+    if (rows.length === 0) throw new NotFoundException(`Blog ${id} not found`);
+    return blog;
   }
 }

@@ -12,5 +12,15 @@ const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
  * conversion they get.
  */
 export function parseCanonicalInteger({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' && CANONICAL_INTEGER.test(value) ? Number(value) : value;
+  return canonicalIntegerValue(value) ?? value;
+}
+
+/**
+ * The number written by `text` when it is a canonical non-negative decimal integer (`0`, or
+ * digits without a leading zero; see `parseCanonicalInteger`), else undefined — also for anything
+ * that is not a string. Digits beyond `Number.MAX_SAFE_INTEGER` give a rounded (large) number, so
+ * compare with the bound the caller needs.
+ */
+export function canonicalIntegerValue(text: unknown): number | undefined {
+  return typeof text === 'string' && CANONICAL_INTEGER.test(text) ? Number(text) : undefined;
 }

@@ -1,12 +1,15 @@
-import { ConfigValidationError, loadAppConfig, MIN_JWT_SECRET_BYTES } from './environment';
+import { ConfigValidationError, loadAppConfig, loadDatabaseConfig, MIN_JWT_SECRET_BYTES } from './environment';
 
 const SECRET_32 = 'x'.repeat(32);
 
-/** Runs loadAppConfig and returns the ConfigValidationError it threw (failing when it did not). */
-function configError(env: NodeJS.ProcessEnv): ConfigValidationError {
+/** Runs `load` (loadAppConfig by default) and returns the ConfigValidationError it threw (failing when it did not). */
+function configError(
+  env: NodeJS.ProcessEnv,
+  load: (env: NodeJS.ProcessEnv) => unknown = loadAppConfig,
+): ConfigValidationError {
   let caught: unknown;
   try {
-    loadAppConfig(env);
+    load(env);
   } catch (error) {
     caught = error;
   }
@@ -164,5 +167,52 @@ describe('loadAppConfig', () => {
       const secret = 'tooshort-s3cr3t';
       expect(configError({ JWT_SECRET: secret }).message).not.toContain(secret);
     });
+  });
+});
+
+describe('loadDatabaseConfig (the TypeORM CLI: ormconfig.ts)', () => {
+  it('defaults to the embedded database in ./data', () => {
+    expect(loadDatabaseConfig({})).toEqual({ url: undefined, dataDir: './data' });
+  });
+
+  it('reads DATABASE_URL and DATA_DIR, like the database section of loadAppConfig', () => {
+    const env = { DATABASE_URL: 'postgresql://user:pw@db:5432/blogs', DATA_DIR: '/var/lib/blogs' };
+
+    expect(loadDatabaseConfig(env)).toEqual({ url: 'postgresql://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' });
+    expect(loadDatabaseConfig(env)).toEqual(loadAppConfig(env).database);
+  });
+
+  it('treats an empty DATABASE_URL as unset', () => {
+    expect(loadDatabaseConfig({ DATABASE_URL: '' }).url).toBeUndefined();
+  });
+
+  it('needs no JWT_SECRET in production, where loadAppConfig demands one', () => {
+    const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/blogs' };
+
+    expect(loadDatabaseConfig(env)).toEqual({ url: 'postgres://db/blogs', dataDir: './data' });
+    expectOneLineNaming(configError(env), 'JWT_SECRET');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['READS_REQUIRE_AUTH', 'yes'],
+    ['JWT_SECRET', 'short'],
+  ])('ignores the service-only variable %s=%p, which loadAppConfig rejects', (variable, value) => {
+    expect(loadDatabaseConfig({ [variable]: value })).toEqual({ url: undefined, dataDir: './data' });
+    expectOneLineNaming(configError({ [variable]: value }), variable);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'postgres://'],
+    ['DATABASE_URL', 'postgres://db/blogs with space'],
+    ['DATA_DIR', ''],
+    ['NODE_ENV', 'staging'],
+  ])('rejects %s=%p with a one-line ConfigValidationError naming it', (variable, value) => {
+    const error = configError({ NODE_ENV: 'production', [variable]: value }, loadDatabaseConfig);
+
+    expectOneLineNaming(error, variable);
+    expect(error.message).toMatch(/^Invalid configuration: /);
+    expect(error.name).toBe('ConfigValidationError');
   });
 });

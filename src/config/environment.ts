@@ -12,6 +12,7 @@ import {
   Min,
   validateSync,
   ValidationError,
+  ValidationOptions,
 } from 'class-validator';
 import { parseCanonicalInteger } from '../common/canonical-integer';
 
@@ -28,12 +29,21 @@ const toBoolean = ({ value }: { value: unknown }): unknown =>
 const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 
 /**
+ * class-validator group of the variables the database connection needs. {@link loadDatabaseConfig}
+ * validates only the rules of this group, so the TypeORM CLI does not demand variables it never
+ * uses (`JWT_SECRET` in production); {@link loadAppConfig} validates every rule, grouped or not.
+ * Every rule of `NODE_ENV`, `DATABASE_URL` and `DATA_DIR` (`@IsOptional` included) must carry it.
+ */
+const DATABASE_GROUP = 'database';
+const inDatabaseGroup: ValidationOptions = { groups: [DATABASE_GROUP] };
+
+/**
  * The environment variables the service reads, with their validation rules. This class is the one
  * schema of the configuration: the README's configuration table and `.env.example` list exactly
  * these variables.
  */
 export class EnvironmentVariables {
-  @IsIn(NODE_ENVS)
+  @IsIn(NODE_ENVS, inDatabaseGroup)
   readonly NODE_ENV: NodeEnv = 'development';
 
   @Transform(parseCanonicalInteger)
@@ -43,12 +53,15 @@ export class EnvironmentVariables {
   readonly PORT: number = 3000;
 
   @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  @IsOptional(inDatabaseGroup)
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    ...inDatabaseGroup,
+    message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+  })
   readonly DATABASE_URL?: string;
 
-  @IsString()
-  @IsNotEmpty({ message: 'DATA_DIR must not be empty' })
+  @IsString(inDatabaseGroup)
+  @IsNotEmpty({ ...inDatabaseGroup, message: 'DATA_DIR must not be empty' })
   readonly DATA_DIR: string = './data';
 
   @Transform(emptyToUndefined)
@@ -71,16 +84,19 @@ export class EnvironmentVariables {
   readonly READS_REQUIRE_AUTH: boolean = false;
 }
 
+/** Where the data lives: what `buildDataSourceOptions` needs, from `DATABASE_URL` and `DATA_DIR`. */
+export interface DatabaseConfig {
+  /** `postgres://…` of an external server, or undefined for the embedded PGlite database. */
+  readonly url?: string;
+  /** Directory of the embedded database (used only when `url` is undefined). */
+  readonly dataDir: string;
+}
+
 /** The validated, typed configuration every provider reads (through `appConfig`). */
 export interface AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly port: number;
-  readonly database: {
-    /** `postgres://…` of an external server, or undefined for the embedded PGlite database. */
-    readonly url?: string;
-    /** Directory of the embedded database (used only when `url` is undefined). */
-    readonly dataDir: string;
-  };
+  readonly database: DatabaseConfig;
   readonly jwt: {
     readonly secret: string;
     /** True when no `JWT_SECRET` was given and a random one was made for this process. */
@@ -111,11 +127,7 @@ const firstMessage = (error: ValidationError): string => {
  *   and `JWT_SECRET` is missing, and whenever a given `JWT_SECRET` is shorter than 32 bytes.
  */
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const vars = plainToInstance(EnvironmentVariables, pickKnown(env));
-  const errors = validateSync(vars, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    throw new ConfigValidationError(`Invalid configuration: ${firstMessage(errors[0])}`);
-  }
+  const vars = validateEnvironment(env);
   if (vars.JWT_SECRET === undefined && vars.NODE_ENV === 'production') {
     throw new ConfigValidationError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
   }
@@ -138,6 +150,39 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   };
 }
 
+/**
+ * Validates only what the database connection needs — `NODE_ENV`, `DATABASE_URL` and `DATA_DIR` —
+ * by the same rules as {@link loadAppConfig}. For the TypeORM CLI (`ormconfig.ts`): running
+ * migrations in production needs no `JWT_SECRET`, and a bad `PORT` does not stop them either.
+ *
+ * @param env - usually `process.env`; unknown variables and the service's other variables are
+ *   ignored.
+ * @returns the `database` section of the configuration (`DATA_DIR` defaults to `./data`).
+ * @throws ConfigValidationError naming the first invalid database variable (one line).
+ */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
+  const vars = validateEnvironment(env, DATABASE_GROUP);
+  return { url: vars.DATABASE_URL, dataDir: vars.DATA_DIR };
+}
+
+/**
+ * Converts and validates the known variables of `env`: every rule of the schema, or with `group`
+ * only the rules of that group (the other properties are converted but not checked).
+ *
+ * @throws ConfigValidationError naming the first invalid variable.
+ */
+function validateEnvironment(env: NodeJS.ProcessEnv, group?: string): EnvironmentVariables {
+  const vars = plainToInstance(EnvironmentVariables, pickKnown(env));
+  const errors = validateSync(vars, {
+    forbidUnknownValues: true,
+    groups: group === undefined ? undefined : [group],
+  });
+  if (errors.length > 0) {
+    throw new ConfigValidationError(`Invalid configuration: ${firstMessage(errors[0])}`);
+  }
+  return vars;
+}
+
 const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'NODE_ENV',
   'PORT',
@@ -148,9 +193,6 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
 ];
-
-/** Names of every variable of the schema, in documentation order. */
-export const CONFIG_VARIABLES = KNOWN_VARIABLES;
 
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
   const picked: Record<string, string> = {};
