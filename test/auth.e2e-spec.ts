@@ -50,6 +50,11 @@ interface BadToken {
   readonly header: (t: TestApp) => string | undefined;
 }
 
+/** A bad `Authorization` header that is always sent. */
+interface MalformedHeader extends BadToken {
+  readonly header: (t: TestApp) => string;
+}
+
 const { privateKey: rsaPrivateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -98,7 +103,22 @@ const BAD_TOKENS: readonly BadToken[] = [
   { name: 'no sub claim', header: (t) => `Bearer ${t.sign({ scope: 'blogs:admin' }, { expiresIn: '1h' })}` },
   { name: 'empty sub claim', header: (t) => `Bearer ${t.sign({ sub: '' }, { expiresIn: '1h' })}` },
   { name: 'numeric sub claim', header: (t) => `Bearer ${t.sign({ sub: 12345 }, { expiresIn: '1h' })}` },
+  ...malformedHeaders(),
 ];
+
+/**
+ * `Authorization` values that carry a valid token but are not `Bearer 1*SP b64token` with nothing
+ * after it (RFC 6750 §2.1): passport-jwt's own extractor took the first word and accepted them.
+ */
+function malformedHeaders(): MalformedHeader[] {
+  return [
+    { name: 'garbage after a valid token', header: (t) => `Bearer ${t.token('alice')} trailing-garbage` },
+    { name: 'a second token after a valid token', header: (t) => `Bearer ${t.token('alice')} ${t.token('bob')}` },
+    { name: 'auth-params after a valid token', header: (t) => `Bearer ${t.token('alice')}, realm="blogs"` },
+    { name: 'a tab between the scheme and a valid token', header: (t) => `Bearer\t${t.token('alice')}` },
+    { name: 'a valid token with a character outside b64token appended', header: (t) => `Bearer ${t.token('alice')}!` },
+  ];
+}
 
 describe('authentication with the default configuration', () => {
   let t: TestApp;
@@ -140,7 +160,32 @@ describe('authentication with the default configuration', () => {
     });
   });
 
+  describe.each(malformedHeaders())('a malformed Authorization header: $name', ({ header }) => {
+    it('create answers 401 with WWW-Authenticate: Bearer error="invalid_token" and stores nothing', async () => {
+      const before = await countBlogs(t);
+      const res = await t.http.post(BLOGS).set('Authorization', header(t)).send(BODY);
+      expectUnauthorized(res);
+      expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+      expect(await countBlogs(t)).toBe(before);
+    });
+
+    it('update answers 401 with WWW-Authenticate: Bearer error="invalid_token" and changes nothing', async () => {
+      const before = await storedRow(t, aliceBlogId);
+      const res = await t.http
+        .put(`${BLOGS}/${aliceBlogId}`)
+        .set('Authorization', header(t))
+        .send({ ...BODY, title: 'changed' });
+      expectUnauthorized(res);
+      expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+      expect(await storedRow(t, aliceBlogId)).toEqual(before);
+    });
+  });
+
   describe('tokens that are valid', () => {
+    it('several spaces between the scheme and the token are accepted (RFC 6750 §2.1: 1*SP)', async () => {
+      await t.http.post(BLOGS).set('Authorization', `Bearer   ${t.token('alice')}`).send(BODY).expect(201);
+    });
+
     it('exp 10 s in the past is still accepted (30 s clock tolerance)', async () => {
       const token = t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 10 });
       await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
@@ -375,6 +420,15 @@ describe('authentication with READS_REQUIRE_AUTH=true', () => {
     for (const header of bad) {
       expectUnauthorized(await t.http.get(BLOGS).set('Authorization', header));
       expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', header));
+    }
+  });
+
+  it('reads with a valid token followed by garbage are 401 with Bearer error="invalid_token"', async () => {
+    const header = `Bearer ${t.token('dave')} trailing-garbage`;
+    for (const path of [BLOGS, `${BLOGS}/${blogId}`]) {
+      const res = await t.http.get(path).set('Authorization', header);
+      expectUnauthorized(res);
+      expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     }
   });
 

@@ -1,4 +1,4 @@
-import { ExecutionContext } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import * as jwt from 'jsonwebtoken';
@@ -7,6 +7,7 @@ import { Public, ReadAccess } from './access.decorator';
 import { BearerTokenException } from './bearer-token.exception';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
+import type { Principal } from './principal';
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
 const OTHER_SECRET = 'another-secret-that-is-also-32-bytes-or-more!';
@@ -80,11 +81,67 @@ function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-async function makeGuard(config: AppConfigType): Promise<JwtAuthGuard> {
+/**
+ * The guard with `strategy` registered as Passport's `jwt` strategy (the strategy registers itself
+ * when it is constructed, so every test builds its own module).
+ */
+async function makeGuard(
+  config: AppConfigType,
+  strategy: new (...args: never[]) => JwtStrategy = JwtStrategy,
+): Promise<JwtAuthGuard> {
   const moduleRef = await Test.createTestingModule({
-    providers: [JwtStrategy, JwtAuthGuard, Reflector, { provide: appConfig.KEY, useValue: config }],
+    providers: [strategy, JwtAuthGuard, Reflector, { provide: appConfig.KEY, useValue: config }],
   }).compile();
   return moduleRef.get(JwtAuthGuard);
+}
+
+/** What `guard.canActivate` settled with: its value, or the error it threw or rejected with. */
+async function settle(guard: JwtAuthGuard, context: ExecutionContext): Promise<{ value?: unknown; error?: unknown }> {
+  return Promise.resolve()
+    .then(() => guard.canActivate(context))
+    .then(
+      (value: unknown) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+}
+
+/** The fault the failing strategies below raise: not an authentication failure. */
+const FAULT = new Error('claims store unreachable');
+
+/** A strategy whose `validate` fails for a reason that has nothing to do with the token. */
+@Injectable()
+class FaultyStrategy extends JwtStrategy {
+  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+    super(config);
+  }
+
+  override validate(): Principal {
+    throw FAULT;
+  }
+}
+
+/** A strategy whose `validate` throws an HTTP error other than 401 (a dependency is down). */
+@Injectable()
+class UnavailableStrategy extends JwtStrategy {
+  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+    super(config);
+  }
+
+  override validate(): Principal {
+    throw new ServiceUnavailableException('identity store unavailable');
+  }
+}
+
+/** A strategy whose `validate` rejects the claims: an authentication failure. */
+@Injectable()
+class RejectingStrategy extends JwtStrategy {
+  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+    super(config);
+  }
+
+  override validate(): Principal {
+    throw BearerTokenException.invalid('token revoked');
+  }
 }
 
 /** Runs the guard and returns the 401 it threw, failing the test when it did not throw one. */
@@ -274,10 +331,81 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       expect(error.challenge).toBe('Bearer error="invalid_token"');
     });
 
+    describe('the Authorization header is read strictly (RFC 6750 §2.1)', () => {
+      const token = (): string => sign({ sub: 'alice', exp: NOW + 60 });
+
+      it.each<[string, () => string]>([
+        ['garbage after the token', () => `Bearer ${token()} trailing-garbage`],
+        ['a second token after the token', () => `Bearer ${token()} ${token()}`],
+        ['auth-params after the token', () => `Bearer ${token()}, realm="blogs"`],
+        ['a tab between scheme and token', () => `Bearer\t${token()}`],
+        ['a character outside b64token in the token', () => `Bearer ${token()}!`],
+      ])('reject %s: 401 with challenge Bearer error="invalid_token", and no principal', async (_name, header) => {
+        const req: FakeRequest = { headers: { authorization: header() } };
+
+        const error = await rejection(guard, protectedContext(req));
+        expect(error.challenge).toBe('Bearer error="invalid_token"');
+        expect(error.message).toMatch(/Authorization header/);
+        expect(req.user).toBeUndefined();
+      });
+
+      it('accept several spaces between scheme and token (1*SP)', async () => {
+        const req: FakeRequest = { headers: { authorization: `Bearer   ${token()}` } };
+
+        await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+        expect(req.user).toEqual({ sub: 'alice', scopes: [] });
+      });
+
+      it.each<[string, string]>([
+        ['"Bearer" with no token', 'Bearer'],
+        ['another scheme', 'Basic YWxpY2U6cHc='],
+      ])('reject %s as a missing token: challenge "Bearer", no error code (RFC 6750 §3.1)', async (_name, header) => {
+        const error = await rejection(guard, protectedContext({ headers: { authorization: header } }));
+        expect(error.challenge).toBe('Bearer');
+      });
+    });
+
     it('does not verify iss or aud when they are not configured', async () => {
       const req = bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'anyone', aud: 'anything' }));
 
       await expect(Promise.resolve(guard.canActivate(protectedContext(req)))).resolves.toBe(true);
+    });
+  });
+
+  describe('errors of the strategy', () => {
+    const req = (): FakeRequest => bearer(sign({ sub: 'alice', exp: NOW + 60 }));
+
+    it('rethrows an unexpected Error unchanged instead of answering 401', async () => {
+      const guard = await makeGuard(makeConfig(), FaultyStrategy);
+      const request = req();
+
+      const outcome = await settle(guard, contextFor(handlers.create, request));
+      expect(outcome.error).toBe(FAULT);
+      expect(request.user).toBeUndefined();
+    });
+
+    it('rethrows an HTTP error other than 401 with its own status', async () => {
+      const guard = await makeGuard(makeConfig(), UnavailableStrategy);
+
+      const outcome = await settle(guard, contextFor(handlers.create, req()));
+      expect(outcome.error).toBeInstanceOf(ServiceUnavailableException);
+    });
+
+    it('keeps an authentication failure raised by validate as the 401 it is', async () => {
+      const guard = await makeGuard(makeConfig(), RejectingStrategy);
+
+      const error = await rejection(guard, contextFor(handlers.create, req()));
+      expect(error.message).toBe('Invalid bearer token: token revoked');
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+
+    it('keeps a token rejected by the verifier (passport fail, no error) as a 401', async () => {
+      const guard = await makeGuard(makeConfig(), FaultyStrategy);
+
+      // validate() is never reached: the signature check fails first.
+      const forged = bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET));
+      const error = await rejection(guard, contextFor(handlers.create, forged));
+      expect(error.challenge).toBe('Bearer error="invalid_token"');
     });
   });
 

@@ -1,9 +1,12 @@
 import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
+import type { IncomingMessage } from 'node:http';
 import { appConfig, AppConfigType } from '../config/app.config';
 import { ACCESS_POLICY_KEY, AccessPolicy } from './access.decorator';
+import { readBearerCredentials } from './bearer-credentials';
 import { BearerTokenException } from './bearer-token.exception';
+import { JWT_STRATEGY } from './jwt.constants';
 import type { Principal } from './principal';
 
 /**
@@ -11,10 +14,13 @@ import type { Principal } from './principal';
  * marked `@Public()`, or `@ReadAccess()` while `READS_REQUIRE_AUTH` is false. Routes that need no
  * token never look at the `Authorization` header.
  *
- * @throws BearerTokenException (401) for a missing or rejected token.
+ * @throws BearerTokenException (401) for a missing, malformed or rejected token: challenge `Bearer`
+ *   when no bearer token was sent, `Bearer error="invalid_token"` otherwise (RFC 6750 §3.1).
+ * @throws anything else the strategy raised (not an authentication failure, e.g. a bug or an
+ *   unavailable dependency) unchanged, so that the exception filter logs it and answers 500.
  */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
+export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
     @Inject(appConfig.KEY) private readonly config: AppConfigType,
@@ -28,17 +34,31 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       context.getClass(),
     ]);
     if (policy === 'public' || (policy === 'read' && !this.config.readsRequireAuth)) return true;
+    // Told apart here, before Passport, because passport-jwt reports both a missing and a
+    // malformed header as the same "No auth token" failure, and they carry different challenges.
+    const { authorization } = context.switchToHttp().getRequest<IncomingMessage>().headers;
+    const credentials = readBearerCredentials(authorization);
+    if (credentials.kind === 'none') throw BearerTokenException.missing();
+    if (credentials.kind === 'malformed') {
+      throw BearerTokenException.invalid('the Authorization header must be "Bearer" and one token, nothing after it');
+    }
     return super.canActivate(context) as Promise<boolean>;
   }
 
+  /**
+   * Passport's verdict. `error` is what the strategy raised (passport `error()`): the
+   * `BearerTokenException` of {@link JwtStrategy.validate} is an authentication failure and already
+   * a 401; anything else is a fault and is rethrown as it is. A failure without an error (passport
+   * `fail()`, `info` being jsonwebtoken's reason) is a rejected token.
+   */
   override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false, info: unknown): TUser {
-    if (error instanceof BearerTokenException) throw error;
-    if (error || !principal) throw describeRejection(info);
+    if (error !== null && error !== undefined) throw error;
+    if (!principal) throw describeRejection(info);
     return principal;
   }
 }
 
-/** Turns passport-jwt's `info` (a jsonwebtoken error or a plain Error) into a safe 401. */
+/** Turns passport-jwt's `info` (a jsonwebtoken error) into a 401 whose message is safe to show. */
 function describeRejection(info: unknown): BearerTokenException {
   const name = info instanceof Error ? info.name : undefined;
   switch (name) {
@@ -46,9 +66,9 @@ function describeRejection(info: unknown): BearerTokenException {
       return BearerTokenException.invalid('token expired');
     case 'NotBeforeError':
       return BearerTokenException.invalid('token not yet valid');
-    case 'JsonWebTokenError':
-      return BearerTokenException.invalid('token could not be verified');
     default:
-      return BearerTokenException.missing();
+      // JsonWebTokenError (bad signature, algorithm, issuer, audience, malformed JWT…); a missing
+      // token never gets here (see canActivate).
+      return BearerTokenException.invalid('token could not be verified');
   }
 }

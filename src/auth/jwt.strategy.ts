@@ -1,26 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { appConfig, AppConfigType } from '../config/app.config';
+import { bearerTokenFromRequest } from './bearer-credentials';
 import { BearerTokenException } from './bearer-token.exception';
+import { JWT_ALGORITHM, JWT_CLOCK_TOLERANCE_SECONDS, JWT_STRATEGY } from './jwt.constants';
 import { JwtClaims, Principal, principalFromClaims } from './principal';
 
-/** The only signing algorithm accepted; pinned so `alg: none` and key confusion cannot pass. */
-export const JWT_ALGORITHM = 'HS256';
-
-/** Allowed clock skew when checking `exp` and `nbf`, in seconds (API contract). */
-export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
-
 /**
- * Passport strategy `jwt`: reads `Authorization: Bearer <JWT>` (scheme case-insensitive,
- * RFC 9110 §11.1), verifies the HS256 signature with `JWT_SECRET`, `exp`/`nbf` with 30 s
- * tolerance and `iss`/`aud` when configured, then requires `exp` and `sub`.
+ * Passport strategy `jwt`: reads `Authorization: Bearer <JWT>` strictly (RFC 6750 §2.1, scheme
+ * case-insensitive per RFC 9110 §11.1, nothing after the token; see `bearer-credentials.ts`),
+ * verifies the HS256 signature with `JWT_SECRET`, `exp`/`nbf` with 30 s tolerance and `iss`/`aud`
+ * when configured, then requires `exp` and `sub`.
  */
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(@Inject(appConfig.KEY) config: AppConfigType) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerTokenFromRequest,
       secretOrKey: config.jwt.secret,
       algorithms: [JWT_ALGORITHM],
       issuer: config.jwt.issuer,

@@ -9,13 +9,14 @@ export interface Principal {
   readonly scopes: readonly string[];
 }
 
-/** Claims of the tokens the service accepts (RFC 7519 §4.1 names). */
+/**
+ * The claims {@link principalFromClaims} reads from a verified token (RFC 7519 §4.1 names, `scope`
+ * from RFC 8693 §4.2). `iss`, `aud` and `nbf` are checked by the JWT verifier, not read here.
+ */
 export interface JwtClaims {
   readonly sub?: unknown;
   readonly exp?: unknown;
   readonly scope?: unknown;
-  readonly iss?: unknown;
-  readonly aud?: unknown;
 }
 
 /**

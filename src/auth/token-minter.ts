@@ -1,5 +1,5 @@
 import { JwtService, JwtSignOptions } from '@nestjs/jwt';
-import { JWT_ALGORITHM } from './jwt.strategy';
+import { JWT_ALGORITHM } from './jwt.constants';
 
 /** What a development token says about its holder. */
 export interface MintTokenOptions {
