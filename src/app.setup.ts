@@ -3,24 +3,31 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
+import { classifyUnreadBody, isJsonContentType, noteEmptyJsonBody } from './common/pipes/json-body.pipe';
 
 /** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Options for `NestFactory.create` and `createNestApplication`: the default body parsers are off
- * because {@link setupApp} installs the only one (JSON).
+ * because {@link setupApp} installs the only one (JSON). `rawBody` stays off too: Nest would then
+ * put its own `verify` callback in place of the one that notes empty bodies.
  */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
-/** The two prefixes seen in the spec's samples, served as aliases of `/api/v1/blogs`. */
-const BLOG_PATH_ALIAS = /^\/(?:api|v1)\/blogs(?=[/?]|$)/;
+/**
+ * The two prefixes seen in the spec's samples, served as aliases of `/api/v1/blogs`. Matched in
+ * any letter case because Express routes case-insensitively (its default, which Nest keeps): as
+ * `/API/V1/BLOGS` reaches the handlers, so must `/API/BLOGS` and `/V1/Blogs`.
+ */
+const BLOG_PATH_ALIAS = /^\/(?:api|v1)\/blogs(?=[/?]|$)/i;
 
 /**
- * Rewrites `/api/blogs…` and `/v1/blogs…` to `/api/v1/blogs…` before routing, so the aliases
- * reach the same handlers and behave the same (API contract, "Paths").
+ * Rewrites `/api/blogs…` and `/v1/blogs…` (any letter case) to `/api/v1/blogs…` before routing,
+ * so the aliases reach the same handlers and behave the same (API contract, "Paths").
  */
 export function rewriteBlogPathAliases(request: Request, _response: Response, next: NextFunction): void {
   if (BLOG_PATH_ALIAS.test(request.url)) request.url = request.url.replace(BLOG_PATH_ALIAS, '/api/v1/blogs');
@@ -31,12 +38,22 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
  * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
  * JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
  * validation pipes and the error filter. Call it before `app.init()` / `app.listen()`.
+ *
+ * Only UTF-8 JSON bodies are read (see `isJsonContentType`); anything else is left unread and
+ * marked by `classifyUnreadBody`, so that `JsonBodyPipe` answers 415 in the contract's order of
+ * checks (after the token and the id) instead of the parser answering it before routing.
  */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
   // Express's default weak ETag hashes every response body; nothing here asks for it.
   app.set('etag', false);
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: 'application/json', strict: true });
+  app.useBodyParser('json', {
+    limit: MAX_BODY_BYTES,
+    type: (request: IncomingMessage): boolean => isJsonContentType(request.headers['content-type']),
+    strict: true,
+    verify: noteEmptyJsonBody,
+  });
+  app.use(classifyUnreadBody);
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready'] });
   app.enableVersioning({ type: VersioningType.URI });

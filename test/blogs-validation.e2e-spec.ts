@@ -1,4 +1,5 @@
-import type { ClientRequest } from 'node:http';
+import { createServer, type ClientRequest, type RequestListener } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import type { Response } from 'supertest';
 import { bearer, BlogInput, BLOGS, BODY, countBlogs, expectJsonError, messagesOf } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
@@ -23,6 +24,53 @@ const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, 
 /** `{"title":…,"content":…,"author":…` + `extra` + `}` as JSON text, for what `JSON.stringify` cannot write. */
 const rawJson = (extra: string, base: Record<string, unknown> = valid()): string =>
   `${JSON.stringify(base).slice(0, -1)}${extra}}`;
+
+/**
+ * Sends a request byte for byte as written, over a new connection to a server of the app's
+ * Express instance, for what supertest (Node's HTTP client) cannot send: a POST or PUT with no
+ * `Content-Length` and no `Transfer-Encoding`, i.e. without a body (RFC 9112 §6.3), as
+ * `curl -X POST -H 'Content-Type: application/json'` does.
+ *
+ * @param head - request line and header lines, without line ends; `Host` and `Connection: close`
+ *   are added.
+ * @param body - bytes after the header section (e.g. a chunked body), sent as is.
+ * @returns the response with `status`, `headers` and `body` filled in (what `expectJsonError` and
+ *   `messagesOf` read), typed as supertest's so the shared checks apply.
+ */
+async function sendRaw(t: TestApp, head: readonly string[], body = ''): Promise<Response> {
+  // The Express application is a request listener; a server of its own leaves supertest's alone.
+  const app: RequestListener = t.app.getHttpAdapter().getInstance();
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const text = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end(`${[...head, 'Host: localhost', 'Connection: close'].join('\r\n')}\r\n\r\n${body}`);
+      });
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+    });
+    const [headerSection, ...rest] = text.split('\r\n\r\n');
+    const [statusLine, ...headerLines] = headerSection.split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of headerLines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const payload = rest.join('\r\n\r\n');
+    const response: Pick<Response, 'status' | 'headers' | 'body'> = {
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: headers['content-type']?.startsWith('application/json') ? (JSON.parse(payload) as unknown) : payload,
+    };
+    return response as Response;
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
 
 describe('blogs: request validation (e2e)', () => {
   let t: TestApp;
@@ -72,6 +120,20 @@ describe('blogs: request validation (e2e)', () => {
   /** Sends JSON text as is, with `Content-Type: application/json`. */
   function writeRaw(op: Op, text: string) {
     return write(op).set('Content-Type', 'application/json').send(text);
+  }
+
+  /**
+   * A write of `op` sent by {@link sendRaw}: `headers` (e.g. `Content-Type`), alice's token unless
+   * `token` is null, and no body unless `body` is given (then with the framing in `headers`).
+   */
+  function writeOnTheWire(
+    op: Op,
+    headers: readonly string[],
+    options: { token?: string | null; path?: string; body?: string } = {},
+  ): Promise<Response> {
+    const { token = alice, path = op === 'create' ? BLOGS : `${BLOGS}/${existingId}`, body } = options;
+    const auth = token === null ? [] : [`Authorization: ${bearer(token)}`];
+    return sendRaw(t, [`${op === 'create' ? 'POST' : 'PUT'} ${path} HTTP/1.1`, ...auth, ...headers], body);
   }
 
   const successStatus = (op: Op): number => (op === 'create' ? 201 : 200);
@@ -303,6 +365,58 @@ describe('blogs: request validation (e2e)', () => {
     });
   });
 
+  describe('a JSON content type with an empty body is 400, not 415', () => {
+    /** The message every empty JSON body gets, however the emptiness was framed. */
+    const EMPTY_MESSAGE = /must be a JSON object/;
+
+    describe.each(OPS)('%s', (op) => {
+      it('no body at all (no Content-Length, no Transfer-Encoding) → 400 "must be a JSON object"', async () => {
+        const res = await writeOnTheWire(op, ['Content-Type: application/json']);
+        expectJsonError(res, 400);
+        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
+        await expectNothingChanged();
+      });
+
+      it('Content-Length: 0 → the same 400', async () => {
+        const res = await writeOnTheWire(op, ['Content-Type: application/json', 'Content-Length: 0']);
+        expectJsonError(res, 400);
+        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
+        await expectNothingChanged();
+      });
+
+      it('a chunked body of no chunks → the same 400', async () => {
+        const res = await writeOnTheWire(op, ['Content-Type: application/json', 'Transfer-Encoding: chunked'], {
+          body: '0\r\n\r\n',
+        });
+        expectJsonError(res, 400);
+        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
+        await expectNothingChanged();
+      });
+
+      it('"application/json; charset=utf-8" and no body → the same 400', async () => {
+        const res = await writeOnTheWire(op, ['Content-Type: application/json; charset=utf-8']);
+        expectJsonError(res, 400);
+        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
+      });
+
+      it('"{}" (two bytes) is an object, missing its fields: 400 naming them', async () => {
+        const res = await writeRaw(op, '{}');
+        expectJsonError(res, 400);
+        for (const field of FIELDS) expect(messagesOf(res).join(' ')).toContain(field);
+      });
+
+      it('no Content-Type and no body → 415', async () => {
+        expectJsonError(await writeOnTheWire(op, []), 415);
+        await expectNothingChanged();
+      });
+
+      it('Content-Type: text/plain and no body → 415', async () => {
+        expectJsonError(await writeOnTheWire(op, ['Content-Type: text/plain']), 415);
+        await expectNothingChanged();
+      });
+    });
+  });
+
   describe('body size (at most 1 MiB)', () => {
     /** A valid blog whose JSON text, padded with insignificant whitespace, is exactly `bytes` long. */
     function paddedValidBody(bytes: number): string {
@@ -343,6 +457,7 @@ describe('blogs: request validation (e2e)', () => {
 
   describe('content type', () => {
     const text = JSON.stringify(valid());
+    // Only application/json itself (API contract): not its +json relatives nor text/json.
     const rejectedTypes = [
       'text/plain',
       'application/x-www-form-urlencoded',
@@ -350,6 +465,17 @@ describe('blogs: request validation (e2e)', () => {
       'application/xml',
       'text/json',
       'application/merge-patch+json',
+      'application/json-patch+json',
+      'application/vnd.api+json',
+      'application/jsonx',
+    ];
+    // JSON is UTF-8 (RFC 8259 §8.1); "utf8" is not the registered name (body-parser refuses it too).
+    const foreignCharsets = [
+      'application/json; charset=latin1',
+      'application/json; charset="ISO-8859-1"',
+      'application/json; charset=utf-16',
+      'application/json; charset=utf8',
+      'application/json; charset=utf-8; charset=latin1',
     ];
 
     describe.each(OPS)('%s', (op) => {
@@ -373,7 +499,27 @@ describe('blogs: request validation (e2e)', () => {
         await expectNothingChanged();
       });
 
-      it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(
+      it.each(foreignCharsets)('rejects Content-Type: %s with 415 naming application/json and utf-8', async (type) => {
+        const res = await write(op).set('Content-Type', type).send(text);
+        expectJsonError(res, 415);
+        expect(messagesOf(res).join(' ')).toMatch(/application\/json.*utf-8/);
+        await expectNothingChanged();
+      });
+
+      it.each([...rejectedTypes, ...foreignCharsets])('answers %s without a token 401, not 415', async (type) => {
+        const res = await write(op, null).set('Content-Type', type).send(text);
+        expectJsonError(res, 401);
+        await expectNothingChanged();
+      });
+
+      it.each([
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+        'Application/JSON',
+        'application/json; charset="utf-8"',
+        'application/json;',
+        'application/json; foo=bar',
+      ])(
         'accepts Content-Type: %s',
         async (type) => {
           const body = valid({ title: `sent as ${type} 😀` }) as unknown as BlogInput;
@@ -445,6 +591,60 @@ describe('blogs: request validation (e2e)', () => {
       await expectNothingChanged();
     });
 
+    it('no token + JSON in latin1 → 401, not 415 (create and update)', async () => {
+      for (const op of OPS) {
+        const res = await write(op, null)
+          .set('Content-Type', 'application/json; charset=latin1')
+          .send(JSON.stringify(valid()));
+        expectJsonError(res, 401);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+      }
+      await expectNothingChanged();
+    });
+
+    it('no token + JSON content type without a body → 401, not 400 (create and update)', async () => {
+      for (const op of OPS) {
+        const res = await writeOnTheWire(op, ['Content-Type: application/json'], { token: null });
+        expectJsonError(res, 401);
+      }
+      await expectNothingChanged();
+    });
+
+    it('valid token + bad id + JSON in latin1 → 400 about the id, not 415', async () => {
+      const res = await write('update', alice, `${BLOGS}/01`)
+        .set('Content-Type', 'application/json; charset=latin1')
+        .send(JSON.stringify(valid()));
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
+      await expectNothingChanged();
+    });
+
+    it('valid token + bad id + JSON content type without a body → 400 about the id', async () => {
+      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { path: `${BLOGS}/abc` });
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
+      await expectNothingChanged();
+    });
+
+    it('valid token + missing blog + JSON in latin1 → 415, not 404', async () => {
+      const res = await write('update', alice, missingPath)
+        .set('Content-Type', 'application/json; charset=latin1')
+        .send(JSON.stringify(valid()));
+      expectJsonError(res, 415);
+    });
+
+    it('valid token + missing blog + JSON content type without a body → 400, not 404', async () => {
+      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { path: missingPath });
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/must be a JSON object/);
+    });
+
+    it("non-owner's token + JSON content type without a body → 400, not 403", async () => {
+      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { token: bob });
+      expectJsonError(res, 400);
+      await expectNothingChanged();
+    });
+
     it('valid token + bad id + invalid JSON body → 400 about the id, not the body', async () => {
       const res = await write('update', alice, `${BLOGS}/abc`).set('Content-Type', 'application/json').send(invalidBody);
       expectJsonError(res, 400);
@@ -507,5 +707,63 @@ describe('blogs: request validation (e2e)', () => {
       expectJsonError(res, res.status);
       await expect(countBlogs(t)).resolves.toBe((JSON.parse(snapshotBefore) as unknown[]).length);
     });
+  });
+
+  describe('paths: the aliases behave as the canonical path, in any letter case', () => {
+    // Express matches routes case-insensitively (its default, which Nest's adapter fixes when it
+    // creates the router), so /API/V1/BLOGS reaches the handlers; the aliases must follow suit.
+    const prefixes = [
+      '/api/v1/blogs',
+      '/api/blogs',
+      '/v1/blogs',
+      '/API/V1/BLOGS',
+      '/Api/V1/Blogs',
+      '/API/BLOGS',
+      '/Api/blogs',
+      '/api/Blogs',
+      '/V1/blogs',
+      '/v1/BLOGS',
+      '/V1/Blogs',
+    ];
+
+    it.each(prefixes)('GET %s/:id serves the blog the canonical path serves', async (prefix) => {
+      const canonical = await t.http.get(`${BLOGS}/${existingId}`).expect(200);
+      const res = await t.http.get(`${prefix}/${existingId}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(canonical.body);
+    });
+
+    it.each(prefixes)('GET %s?limit=1 serves the list the canonical path serves', async (prefix) => {
+      const canonical = await t.http.get(`${BLOGS}?limit=1`).expect(200);
+      const res = await t.http.get(`${prefix}?limit=1`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(canonical.body);
+    });
+
+    it.each(prefixes)('POST %s creates: 201 with the canonical Location', async (prefix) => {
+      const res = await t.http.post(prefix).set('Authorization', bearer(alice)).send(valid());
+      expect(res.status).toBe(201);
+      expect(res.headers.location).toBe(`${BLOGS}/${res.body.id}`);
+    });
+
+    it.each(prefixes)('PUT %s/:id updates: 200', async (prefix) => {
+      const body = valid({ title: `updated through ${prefix}` }) as unknown as BlogInput;
+      await expectAccepted('update', await write('update', alice, `${prefix}/${existingId}`).send(body), body);
+    });
+
+    it.each(prefixes)('%s keeps the order of checks: no token → 401, then a bad id → 400', async (prefix) => {
+      expectJsonError(await write('update', null, `${prefix}/01`).send(valid()), 401);
+      const res = await write('update', alice, `${prefix}/01`).send(valid());
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
+      await expectNothingChanged();
+    });
+
+    it.each(['/api/v2/blogs', '/V2/BLOGS', '/API/BLOGSX', '/v1/blogsx', '/api/v1/blogsx', '/blogs', '/v1/api/blogs'])(
+      'GET %s is not served: 404 with the JSON error body',
+      async (path) => {
+        expectJsonError(await t.http.get(path), 404);
+      },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ArgumentMetadata,
   BadRequestException,
@@ -7,22 +8,123 @@ import {
 } from '@nestjs/common';
 
 /**
- * Global pipe, placed before `ValidationPipe`, for `@Body()` parameters:
- * - no parsed body → 415: the application parses only `application/json` bodies (see
- *   `setupApp`), so a body is absent exactly when the content type was missing or another type;
- * - a JSON array → 400: a body must be a JSON object (API contract);
+ * `type-is`, the media-type matcher of Express (`req.is`) and body-parser (its `type` option). It
+ * ships no type declarations, so the one function used is typed here.
+ */
+const typeIs = require('type-is') as {
+  /** The first of `types` that the media type of a `Content-Type` value matches (parameters ignored), else false. */
+  readonly is: (contentType: string, types: readonly string[]) => string | false;
+};
+
+/** The media type of request bodies (API contract, "Request bodies"). */
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/** The one charset of JSON bodies: JSON exchanged between systems is UTF-8 (RFC 8259 §8.1). */
+export const JSON_CHARSET = 'utf-8';
+
+/**
+ * A `charset` parameter of a `Content-Type` value (RFC 9110 §8.3.1, §5.6.6), its value a
+ * quoted-string (group 1) or anything up to the next `;` (group 2). Deliberately loose: it also
+ * finds `charset=` where a strict parser would see none (inside another parameter's quoted value,
+ * around stray spaces), so a value read by body-parser's more lenient parser is always among those
+ * checked here.
+ */
+const CHARSET_PARAMETER = /;[\t ]*charset[\t ]*=[\t ]*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/gi;
+
+/** Every `charset` value in a `Content-Type` value, unquoted, trimmed and lower-cased. */
+function charsetsOf(contentType: string): string[] {
+  return [...contentType.matchAll(CHARSET_PARAMETER)].map(([, quoted, token]) =>
+    (quoted === undefined ? token.trim() : quoted.replace(/\\(.)/g, '$1')).toLowerCase(),
+  );
+}
+
+/**
+ * Whether a `Content-Type` value announces a body this service reads: `application/json` as
+ * `type-is` matches it (case-insensitive, parameters allowed, so `application/merge-patch+json`,
+ * `text/json` and other `+json` types are not it), with no `charset` or `charset=utf-8` in any
+ * case, quoted or not. Another charset (`latin1`, `utf-16`, `utf8`: not the registered name, and
+ * body-parser refuses it) is not supported: 415.
+ *
+ * @param contentType - the header value; undefined when the request has none.
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined || typeIs.is(contentType, [JSON_MEDIA_TYPE]) === false) return false;
+  return charsetsOf(contentType).every((charset) => charset === JSON_CHARSET);
+}
+
+/**
+ * What `request.body` holds when no JSON value was read, set by {@link classifyUnreadBody} from the
+ * request's `Content-Type` and read by {@link JsonBodyPipe}, which answers it in the contract's
+ * order of checks (after the token and the id).
+ */
+export class UnreadBody {
+  /** The content type is JSON but the body is empty (none sent, `Content-Length: 0`, or zero chunks): 400. */
+  static readonly EMPTY = new UnreadBody('empty');
+  /** The content type is missing, another type, or JSON in another charset; the body was not read: 415. */
+  static readonly UNSUPPORTED_MEDIA_TYPE = new UnreadBody('unsupported media type');
+
+  private constructor(readonly reason: string) {}
+}
+
+/** Requests whose JSON body was read and had no bytes at all (body-parser turns those into `{}`). */
+const emptyJsonBodies = new WeakSet<IncomingMessage>();
+
+/**
+ * body-parser `verify` callback of the JSON parser: notes a body of zero bytes, which body-parser
+ * would otherwise hand on as `{}` (an empty text is no JSON value, RFC 8259 §2).
+ */
+export function noteEmptyJsonBody(request: IncomingMessage, _response: ServerResponse, raw: Buffer): void {
+  if (raw.length === 0) emptyJsonBodies.add(request);
+}
+
+/**
+ * Express middleware placed right after the JSON body parser: replaces a body that was not read
+ * (`undefined`) or was empty by an {@link UnreadBody}, deciding from the `Content-Type` header with
+ * the same rule as the parser ({@link isJsonContentType}). A JSON request without a body (no
+ * `Content-Length`, no `Transfer-Encoding`) thus is an empty body (400), not a wrong type (415).
+ */
+export function classifyUnreadBody(
+  request: IncomingMessage & { body?: unknown },
+  _response: ServerResponse,
+  next: () => void,
+): void {
+  if (request.body === undefined) {
+    const json = isJsonContentType(request.headers['content-type']);
+    request.body = json ? UnreadBody.EMPTY : UnreadBody.UNSUPPORTED_MEDIA_TYPE;
+  } else if (emptyJsonBodies.has(request)) {
+    request.body = UnreadBody.EMPTY;
+  }
+  next();
+}
+
+/**
+ * Global pipe, placed before `ValidationPipe`, for `@Body()` parameters (the whole body):
+ * - {@link UnreadBody.UNSUPPORTED_MEDIA_TYPE} → 415 naming the supported type and charset;
+ * - {@link UnreadBody.EMPTY}, a JSON array or any other non-object → 400: a body must be a JSON
+ *   object (API contract);
  * - an own `__proto__`, `constructor` or `prototype` key → 400 naming it: `ValidationPipe` and
  *   class-transformer drop these before validating, so `forbidNonWhitelisted` would never see them
  *   and they would pass silently. Checked for query objects too.
+ *
+ * As a pipe it runs after the guard (401) and the id parameter (400), as the contract orders.
+ *
+ * `undefined` (a body nobody classified: the pipe used without `setupApp`, as in unit tests of the
+ * pipes alone) is taken as unread and answered 415, as before {@link classifyUnreadBody} existed;
+ * in the application every unread body is classified from its `Content-Type` first.
+ *
+ * @throws UnsupportedMediaTypeException (415), BadRequestException (400) as listed above.
  */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'query') return rejectReservedKeys(value);
     if (metadata.type !== 'body') return value;
-    if (value === undefined) {
-      throw new UnsupportedMediaTypeException('Content-Type must be application/json');
+    if (value === UnreadBody.UNSUPPORTED_MEDIA_TYPE || value === undefined) {
+      throw new UnsupportedMediaTypeException(
+        `Content-Type must be ${JSON_MEDIA_TYPE} (optionally with charset=${JSON_CHARSET})`,
+      );
     }
+    if (value === UnreadBody.EMPTY) throw new BadRequestException('request body must be a JSON object, not empty');
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new BadRequestException('request body must be a JSON object');
     }
