@@ -155,6 +155,26 @@ function httpCall(port: number, method: string, path: string, body?: object, aut
   });
 }
 
+/** Everything `child` writes to stdout and stderr from now on, read through the returned function. */
+function collectOutput(child: ChildProcess): () => string {
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return () => output;
+}
+
+/** Polls `GET /health/live` until 200, the child exits, or 30 s pass; returns the last status. */
+async function waitUntilLive(child: ChildProcess, port: number): Promise<number | undefined> {
+  const deadline = Date.now() + 30_000;
+  let live: number | undefined;
+  while (Date.now() < deadline && child.exitCode === null) {
+    live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
+    if (live === 200) break;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+  }
+  return live;
+}
+
 const nonEmptyLines = (text: string): string[] => text.split(/\r?\n/).filter((line) => line.trim() !== '');
 
 /** The last line of stdout that looks like a compact JWS (npm prints its own header lines first). */
@@ -210,18 +230,10 @@ describe('start-up with a bad configuration', () => {
         DATA_DIR: scratchDir(),
       }),
     });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const output = collectOutput(child);
     try {
-      const deadline = Date.now() + 30_000;
-      let live: number | undefined;
-      while (Date.now() < deadline && child.exitCode === null) {
-        live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
-        if (live === 200) break;
-        await new Promise((resolveWait) => setTimeout(resolveWait, 250));
-      }
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output }).toEqual({ live: 200, exitCode: null, output: '' });
+      const live = await waitUntilLive(child, port);
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({ live: 200, exitCode: null, output: '' });
 
       const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
       const token = jwtIn(minted.stdout) as string;
@@ -273,19 +285,11 @@ describe('npm run start:prod (the built service, production mode)', () => {
   it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build)', async () => {
     const port = await freePort();
     const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const output = collectOutput(child);
     try {
-      const deadline = Date.now() + 30_000;
-      let live: number | undefined;
-      while (Date.now() < deadline && child.exitCode === null) {
-        live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
-        if (live === 200) break;
-        await new Promise((resolveWait) => setTimeout(resolveWait, 250));
-      }
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output }).toEqual({ live: 200, exitCode: null, output: '' });
-      expect(output).not.toMatch(/token/i);
+      const live = await waitUntilLive(child, port);
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({ live: 200, exitCode: null, output: '' });
+      expect(output()).not.toMatch(/token/i);
     } finally {
       kill(child, 'SIGTERM');
     }
