@@ -36,6 +36,17 @@ describe('createEmbeddedDriver: the DATA_DIR lock', () => {
     await endPool(again.Pool);
   });
 
+  it('takes the lock again for a new pool after an earlier pool was ended (a retried DataSource)', async () => {
+    const { Pool } = createEmbeddedDriver(dataDir);
+    await endPool(Pool); // TypeORM destroys a DataSource whose initialisation failed
+    const retried = new Pool(); // @nestjs/typeorm retries with a new DataSource on the same options
+    try {
+      expect(() => createEmbeddedDriver(dataDir)).toThrow(DataDirInUseError);
+    } finally {
+      await new Promise<void>((resolve, reject) => retried.end((error: unknown) => (error ? reject(error) : resolve())));
+    }
+  });
+
   it('takes over a lock left by a process that died (not refreshed for longer than the stale time)', async () => {
     const lockPath = join(dataDir, DATA_DIR_LOCK_NAME);
     mkdirSync(lockPath, { recursive: true });

@@ -41,38 +41,59 @@ export class DataDirInUseError extends Error {
  */
 export function createEmbeddedDriver(dataDir: string): PgDriverModule {
   mkdirSync(dataDir, { recursive: true });
-  const unlock = lockDataDir(dataDir);
+  const lock = new DataDirLock(dataDir);
+  // Taken now so that a second process fails at once, before any start-up work.
+  lock.acquire();
   // The constructor only records the options of the process-wide PGlite instance (and the
   // boolean serialiser TypeORM needs); its own pool is replaced by the serialising one.
   new PGliteDriver({ dataDir });
-  return { Pool: SerialPGlitePool.releasingOnEnd(unlock) };
+  return { Pool: SerialPGlitePool.holding(lock) };
 }
 
-function lockDataDir(dataDir: string): () => void {
-  const lockfilePath = join(dataDir, DATA_DIR_LOCK_NAME);
-  try {
-    const release = lockSync(dataDir, {
-      lockfilePath,
-      stale: DATA_DIR_LOCK_STALE_MS,
-      // The default throws from a timer, which would crash the service; the database itself
-      // still works, so say so loudly and carry on.
-      onCompromised: (error: Error) =>
-        new Logger('Database').error(`lost the lock on DATA_DIR ${dataDir}: ${error.message}`),
-    });
-    return () => {
-      try {
-        release();
-      } catch {
-        // already released (or taken over as stale): nothing left to undo
+/**
+ * The inter-process lock on one `DATA_DIR` (`proper-lockfile`: a lock directory inside it,
+ * refreshed every 5 s, taken over when not refreshed for {@link DATA_DIR_LOCK_STALE_MS}).
+ * `acquire` is idempotent, so each pool a DataSource creates can (re)take it: TypeORM destroys a
+ * DataSource whose initialisation failed, which ends its pool and releases the lock, and
+ * `@nestjs/typeorm` then retries with a new DataSource on the same options.
+ */
+export class DataDirLock {
+  private release?: () => void;
+
+  constructor(readonly dataDir: string) {}
+
+  /** @throws DataDirInUseError when another live process holds the directory. */
+  acquire(): void {
+    if (this.release) return;
+    const lockfilePath = join(this.dataDir, DATA_DIR_LOCK_NAME);
+    try {
+      this.release = lockSync(this.dataDir, {
+        lockfilePath,
+        stale: DATA_DIR_LOCK_STALE_MS,
+        // The default throws from a timer, which would crash the service; the database itself
+        // still works, so say so loudly and carry on.
+        onCompromised: (error: Error) =>
+          new Logger('Database').error(`lost the lock on DATA_DIR ${this.dataDir}: ${error.message}`),
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ELOCKED') {
+        throw new DataDirInUseError(
+          `DATA_DIR ${this.dataDir} is in use by another process (lock ${lockfilePath}); stop it first, ` +
+            `or wait ${DATA_DIR_LOCK_STALE_MS / 1000} s if that process was killed`,
+        );
       }
-    };
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ELOCKED') {
-      throw new DataDirInUseError(
-        `DATA_DIR ${dataDir} is in use by another process (lock ${lockfilePath}); stop it first, ` +
-          `or wait ${DATA_DIR_LOCK_STALE_MS / 1000} s if that process was killed`,
-      );
+      throw error;
     }
-    throw error;
+  }
+
+  /** Releases the lock if held; a lock already gone (taken over as stale) is not an error. */
+  releaseIfHeld(): void {
+    const release = this.release;
+    this.release = undefined;
+    try {
+      release?.();
+    } catch {
+      // already released or taken over: nothing left to undo
+    }
   }
 }

@@ -1,6 +1,12 @@
 import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
 
 type ConnectCallback = Parameters<PGlitePool['connect']>[0];
+/** A lock held for the lifetime of a pool (see `DataDirLock`). */
+interface PoolLock {
+  acquire(): void;
+  releaseIfHeld(): void;
+}
+
 /** What `PGlitePool.end()` calls once the instance is closed (its typing says only `Function`). */
 type EndCallback = (error: unknown) => void;
 
@@ -37,14 +43,19 @@ export class SerialPGlitePool extends PGlitePool {
   }
 
   /**
-   * A subclass whose `end()` (TypeORM calls it when the DataSource is destroyed) runs `onEnd`
-   * once the PGlite instance is closed, e.g. to release the lock on its data directory.
+   * A subclass that holds `lock` while a pool exists: taken (again, if an earlier pool released
+   * it) when TypeORM creates the pool, released when TypeORM ends it (DataSource destroyed).
    */
-  static releasingOnEnd(onEnd: () => void): typeof SerialPGlitePool {
+  static holding(lock: PoolLock): typeof SerialPGlitePool {
     return class extends SerialPGlitePool {
+      constructor() {
+        super();
+        lock.acquire();
+      }
+
       override end(callback: EndCallback): void {
         super.end((error: unknown) => {
-          onEnd();
+          lock.releaseIfHeld();
           callback(error);
         });
       }
