@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import {
   bearer,
   BLOG_FIELDS,
@@ -10,7 +10,7 @@ import {
   StoredBlog,
   storedBlog,
 } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 
 // API contract, "Authentication and authorisation": bearer tokens on writes (and on reads when
@@ -61,6 +61,13 @@ const { privateKey: rsaPrivateKey } = generateKeyPairSync('rsa', {
   publicKeyEncoding: { type: 'spki', format: 'pem' },
 });
 
+/** An HS256 JWS over `payload` taken as raw text (not necessarily a JSON object), signed with the test secret. */
+function signRawPayload(payload: string): string {
+  const segment = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+  const input = `${segment('{"alg":"HS256","typ":"JWT"}')}.${segment(payload)}`;
+  return `${input}.${createHmac('sha256', TEST_JWT_SECRET).update(input).digest('base64url')}`;
+}
+
 const BAD_TOKENS: readonly BadToken[] = [
   { name: 'no Authorization header', header: () => undefined },
   { name: 'Basic scheme', header: () => `Basic ${Buffer.from('alice:password').toString('base64')}` },
@@ -68,6 +75,11 @@ const BAD_TOKENS: readonly BadToken[] = [
   { name: 'valid token without a scheme', header: (t) => t.token('alice') },
   { name: 'malformed token (not a JWT)', header: () => 'Bearer not-a-jwt' },
   { name: 'malformed token (three garbage segments)', header: () => 'Bearer abc.def.ghi' },
+  // Correctly signed, but a Claims Set must be a JSON object (RFC 7519 §7.2); jsonwebtoken throws
+  // a TypeError on these, which once surfaced as a 500.
+  { name: 'signed payload null', header: () => `Bearer ${signRawPayload('null')}` },
+  { name: 'signed payload a JSON array', header: () => `Bearer ${signRawPayload('[1,2]')}` },
+  { name: 'signed payload a JSON string', header: () => `Bearer ${signRawPayload('"alice"')}` },
   {
     name: 'bad signature (signed with another secret)',
     header: (t) => `Bearer ${t.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`,
