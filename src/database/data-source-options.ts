@@ -16,8 +16,11 @@ export const SERVER_POOL_SIZE = 10;
  * 503 within the contract's 5 s instead of a hanging request. `connectMs` bounds getting a
  * connection, whether waiting for a busy pool or opening a new one (pg-pool times the whole
  * acquisition); `statementMs` is the server's `statement_timeout`; `queryMs` is the client's wait
- * for a reply, slightly longer so a slow statement is cancelled by the server first. A request
- * that needs the database therefore fails within connectMs + queryMs = 4 s.
+ * for a reply, slightly longer so a slow statement is cancelled by the server first. Each
+ * database call thus ends within connectMs + queryMs = 4 s, and a request against an unreachable
+ * database gets its 503 from its first call. (A request of two calls against a server that is
+ * reachable but answers just under the bounds could take longer; there is no per-request deadline,
+ * because answering 503 while a write still runs would misreport it.)
  */
 export const DATABASE_TIMEOUTS = { connectMs: 1_500, statementMs: 2_000, queryMs: 2_500 } as const;
 

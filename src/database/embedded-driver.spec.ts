@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedDriver, DATA_DIR_LOCK_NAME, DATA_DIR_LOCK_STALE_MS, DataDirInUseError } from './embedded-driver';
+import { createEmbeddedDriver, DATA_DIR_LOCK_NAME, DATA_DIR_LOCK_STALE_MS, DataDirInUseError, DataDirLock } from './embedded-driver';
 
 /** Ends a pool the way TypeORM does when its DataSource is destroyed. */
 function endPool(Pool: ReturnType<typeof createEmbeddedDriver>['Pool']): Promise<void> {
@@ -58,5 +58,26 @@ describe('createEmbeddedDriver: the DATA_DIR lock', () => {
   it('does not take over a lock refreshed recently (a live holder)', () => {
     mkdirSync(join(dataDir, DATA_DIR_LOCK_NAME), { recursive: true });
     expect(() => createEmbeddedDriver(dataDir)).toThrow(DataDirInUseError);
+  });
+
+  it('reports a lock taken over by another process (this one was frozen past the stale time) to onLost', async () => {
+    mkdirSync(dataDir, { recursive: true });
+    const lost = jest.fn<void, [Error]>();
+    const lock = new DataDirLock(dataDir, { staleMs: 2_000, onLost: lost });
+    lock.acquire();
+    try {
+      // What the other process's take-over leaves: a lock directory that is not ours (new mtime).
+      const lockPath = join(dataDir, DATA_DIR_LOCK_NAME);
+      rmSync(lockPath, { recursive: true });
+      mkdirSync(lockPath);
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(lockPath, later, later);
+      const deadline = Date.now() + 5_000;
+      while (lost.mock.calls.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(lost).toHaveBeenCalledTimes(1);
+      expect(lost.mock.calls[0][0].message).toContain(`lost the lock on DATA_DIR ${dataDir}`);
+    } finally {
+      lock.releaseIfHeld();
+    }
   });
 });

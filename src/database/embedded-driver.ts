@@ -60,7 +60,18 @@ export function createEmbeddedDriver(dataDir: string): PgDriverModule {
 export class DataDirLock {
   private release?: () => void;
 
-  constructor(readonly dataDir: string) {}
+  /**
+   * @param dataDir - the directory to lock.
+   * @param options.staleMs - how long a lock may go unrefreshed before another process takes it
+   *   over (refreshed every `staleMs / 2`).
+   * @param options.onLost - called when this process finds it no longer holds the lock (it was
+   *   frozen for longer than `staleMs` and another process took the directory over). Default:
+   *   {@link exitOnLostLock}, since two processes writing one PGlite directory lose data.
+   */
+  constructor(
+    readonly dataDir: string,
+    private readonly options: { readonly staleMs?: number; readonly onLost?: (error: Error) => void } = {},
+  ) {}
 
   /** @throws DataDirInUseError when another live process holds the directory. */
   acquire(): void {
@@ -69,11 +80,11 @@ export class DataDirLock {
     try {
       this.release = lockSync(this.dataDir, {
         lockfilePath,
-        stale: DATA_DIR_LOCK_STALE_MS,
-        // The default throws from a timer, which would crash the service; the database itself
-        // still works, so say so loudly and carry on.
-        onCompromised: (error: Error) =>
-          new Logger('Database').error(`lost the lock on DATA_DIR ${this.dataDir}: ${error.message}`),
+        stale: this.options.staleMs ?? DATA_DIR_LOCK_STALE_MS,
+        onCompromised: (error: Error) => {
+          this.release = undefined;
+          (this.options.onLost ?? exitOnLostLock)(new Error(`lost the lock on DATA_DIR ${this.dataDir}: ${error.message}`));
+        },
       });
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ELOCKED') {
@@ -96,4 +107,15 @@ export class DataDirLock {
       // already released or taken over: nothing left to undo
     }
   }
+}
+
+/**
+ * What a service does when it finds another process has taken its `DATA_DIR` over: log and exit
+ * at once (status 1). Carrying on would let two processes write the same PGlite files and lose
+ * acknowledged writes; a graceful shutdown would go on writing meanwhile. The orchestrator
+ * restarts the service, which then waits for the directory like any second process.
+ */
+export function exitOnLostLock(error: Error): void {
+  new Logger('Database').fatal(`${error.message}; exiting so that two processes never write it`);
+  process.exit(1);
 }

@@ -15,6 +15,10 @@ type QueryMethod = (...args: readonly unknown[]) => unknown;
  * `pg-pool` discard it on release (it checks `_ending`) and, with a query still active,
  * `Client.end()` destroys the socket, so the next request gets a fresh connection.
  *
+ * Covers the call forms used here: the promise form (TypeORM) and a trailing callback (pg-pool).
+ * A Submittable (`QueryStream`, `Cursor`) or a config object carrying its own `callback` reports
+ * the timeout without closing the connection.
+ *
  * Passed to TypeORM as `extra.Client`, which `pg-pool` uses to create its connections.
  */
 export class ReadTimeoutClosingClient extends Client {
