@@ -64,8 +64,15 @@ function loadSchema() {
   }
   const { version } = JSON.parse(readFileSync(pkgJson, 'utf8'));
   const schema = JSON.parse(readFileSync(join(dirname(pkgJson), SCHEMA_FILE), 'utf8'));
-  if (schema.$id !== 'compose_spec.json' || !/draft-07/.test(String(schema.$schema)) || schema.title !== 'Compose Specification') {
-    fail(`${SCHEMA_PACKAGE}@${version}/${SCHEMA_FILE} is not the compose-spec draft-07 schema ($id ${schema.$id}, $schema ${schema.$schema})`, 2);
+  if (
+    schema.$id !== 'compose_spec.json' ||
+    !/draft-07/.test(String(schema.$schema)) ||
+    schema.title !== 'Compose Specification'
+  ) {
+    fail(
+      `${SCHEMA_PACKAGE}@${version}/${SCHEMA_FILE} is not the compose-spec draft-07 schema ($id ${schema.$id}, $schema ${schema.$schema})`,
+      2,
+    );
   }
   return { schema, source: `${SCHEMA_PACKAGE}@${version}` };
 }
@@ -114,7 +121,12 @@ function describe(error) {
 
 // ---- checks the schema cannot express --------------------------------------------------------
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-const namesOf = (value) => (Array.isArray(value) ? value.map((item) => (isObject(item) ? item.source : item)) : isObject(value) ? Object.keys(value) : []);
+const namesOf = (value) =>
+  Array.isArray(value)
+    ? value.map((item) => (isObject(item) ? item.source : item))
+    : isObject(value)
+      ? Object.keys(value)
+      : [];
 
 /** Compose interpolation: $$, $NAME, ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:?err}, ${NAME?err}, ${NAME:+alt}, ${NAME+alt}. */
 function interpolationErrors(text) {
@@ -136,8 +148,11 @@ function interpolationErrors(text) {
       }
       const inner = end < 0 ? null : text.slice(i + 2, end);
       if (inner === null) errors.push(`unclosed "\${" in "${text}"`);
-      else if (!/^[A-Za-z_][A-Za-z0-9_]*(?::?[-?+][\s\S]*)?$/.test(inner)) errors.push(`invalid interpolation "\${${inner}}" (use $$ for a literal $)`);
-      else for (const nested of interpolationErrors(inner.replace(/^[A-Za-z_][A-Za-z0-9_]*:?[-?+]?/, ''))) errors.push(nested);
+      else if (!/^[A-Za-z_][A-Za-z0-9_]*(?::?[-?+][\s\S]*)?$/.test(inner))
+        errors.push(`invalid interpolation "\${${inner}}" (use $$ for a literal $)`);
+      else
+        for (const nested of interpolationErrors(inner.replace(/^[A-Za-z_][A-Za-z0-9_]*:?[-?+]?/, '')))
+          errors.push(nested);
       if (end < 0) break;
       i = end;
     } else if (!/[A-Za-z_]/.test(next ?? '')) {
@@ -150,7 +165,8 @@ function interpolationErrors(text) {
 function walkStrings(node, path, visit) {
   if (typeof node === 'string') visit(node, path);
   else if (Array.isArray(node)) node.forEach((item, index) => walkStrings(item, `${path}[${index}]`, visit));
-  else if (isObject(node)) for (const [key, value] of Object.entries(node)) walkStrings(value, path ? `${path}.${key}` : key, visit);
+  else if (isObject(node))
+    for (const [key, value] of Object.entries(node)) walkStrings(value, path ? `${path}.${key}` : key, visit);
 }
 
 /** Name of the named volume a service volume entry uses, or undefined (bind mount, anonymous, tmpfs). */
@@ -181,32 +197,40 @@ function semanticErrors(compose) {
   for (const [name, service] of Object.entries(services)) {
     if (!isObject(service)) continue;
     const at = `services.${name}`;
-    if (service.image === undefined && service.build === undefined) errors.push(`${at}: has neither "image" nor "build"`);
+    if (service.image === undefined && service.build === undefined)
+      errors.push(`${at}: has neither "image" nor "build"`);
 
     const dependsOn = service.depends_on ?? [];
-    const conditions = Array.isArray(dependsOn) ? Object.fromEntries(dependsOn.map((dep) => [dep, 'service_started'])) : Object.fromEntries(Object.entries(dependsOn).map(([dep, spec]) => [dep, spec?.condition]));
+    const conditions = Array.isArray(dependsOn)
+      ? Object.fromEntries(dependsOn.map((dep) => [dep, 'service_started']))
+      : Object.fromEntries(Object.entries(dependsOn).map(([dep, spec]) => [dep, spec?.condition]));
     for (const [dep, condition] of Object.entries(conditions)) {
       if (dep === name) errors.push(`${at}.depends_on: a service cannot depend on itself`);
       else if (!(dep in services)) errors.push(`${at}.depends_on: unknown service "${dep}"`);
       else if (condition === 'service_healthy') {
         const check = services[dep]?.healthcheck;
         const disabled = !check || check.disable === true || (Array.isArray(check.test) && check.test[0] === 'NONE');
-        if (disabled) errors.push(`${at}.depends_on.${dep}: waits for service_healthy but "${dep}" defines no healthcheck`);
+        if (disabled)
+          errors.push(`${at}.depends_on.${dep}: waits for service_healthy but "${dep}" defines no healthcheck`);
       }
     }
 
     for (const entry of service.volumes ?? []) {
       const volume = namedVolume(entry);
-      if (volume !== undefined && !volumes.has(volume)) errors.push(`${at}.volumes: named volume "${volume}" is not declared under top-level "volumes"`);
+      if (volume !== undefined && !volumes.has(volume))
+        errors.push(`${at}.volumes: named volume "${volume}" is not declared under top-level "volumes"`);
     }
     for (const network of namesOf(service.networks)) {
-      if (network !== 'default' && !networks.has(network)) errors.push(`${at}.networks: network "${network}" is not declared under top-level "networks"`);
+      if (network !== 'default' && !networks.has(network))
+        errors.push(`${at}.networks: network "${network}" is not declared under top-level "networks"`);
     }
     for (const secret of namesOf(service.secrets)) {
-      if (!secrets.has(secret)) errors.push(`${at}.secrets: secret "${secret}" is not declared under top-level "secrets"`);
+      if (!secrets.has(secret))
+        errors.push(`${at}.secrets: secret "${secret}" is not declared under top-level "secrets"`);
     }
     for (const config of namesOf(service.configs)) {
-      if (!configs.has(config)) errors.push(`${at}.configs: config "${config}" is not declared under top-level "configs"`);
+      if (!configs.has(config))
+        errors.push(`${at}.configs: config "${config}" is not declared under top-level "configs"`);
     }
   }
 
@@ -229,7 +253,8 @@ function dockerComposeConfig() {
   // A placeholder only for this check, so ${JWT_SECRET:?…} does not stop `config`.
   const env = { ...process.env, JWT_SECRET: process.env.JWT_SECRET || 'x'.repeat(48) };
   const run = spawnSync('docker', ['compose', '-f', file, 'config', '-q'], { env, encoding: 'utf8' });
-  if (run.status !== 0) fail([`docker compose config -q failed:`, ...(run.stderr || run.stdout || '').trim().split('\n')]);
+  if (run.status !== 0)
+    fail([`docker compose config -q failed:`, ...(run.stderr || run.stdout || '').trim().split('\n')]);
   return 'docker compose config -q passed';
 }
 
@@ -238,7 +263,8 @@ const { schema, source } = loadSchema();
 const validate = compileSchema(schema);
 
 const document = parseDocument(readFileSync(file, 'utf8'), { merge: true, uniqueKeys: true, prettyErrors: true });
-if (document.errors.length > 0) fail([`${shown} is not valid YAML:`, ...document.errors.map((e) => e.message.split('\n')[0].replace(/:$/, ''))]);
+if (document.errors.length > 0)
+  fail([`${shown} is not valid YAML:`, ...document.errors.map((e) => e.message.split('\n')[0].replace(/:$/, ''))]);
 const compose = document.toJS({ maxAliasCount: 100 });
 if (!isObject(compose)) fail(`${shown}: the top level must be a mapping`);
 

@@ -93,7 +93,8 @@ const BAD_TOKENS: readonly BadToken[] = [
   },
   {
     name: 'alg none (unsigned token)',
-    header: () => `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'alice', iat: now(), exp: now() + 3600 })}.`,
+    header: () =>
+      `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'alice', iat: now(), exp: now() + 3600 })}.`,
   },
   {
     name: 'another algorithm: HS512 with the same secret',
@@ -195,7 +196,11 @@ describe('authentication with the default configuration', () => {
 
   describe('tokens that are valid', () => {
     it('several spaces between the scheme and the token are accepted (RFC 6750 §2.1: 1*SP)', async () => {
-      await t.http.post(BLOGS).set('Authorization', `Bearer   ${t.token('alice')}`).send(BODY).expect(201);
+      await t.http
+        .post(BLOGS)
+        .set('Authorization', `Bearer   ${t.token('alice')}`)
+        .send(BODY)
+        .expect(201);
     });
 
     it('exp 10 s in the past is still accepted (30 s clock tolerance)', async () => {
@@ -208,17 +213,23 @@ describe('authentication with the default configuration', () => {
       await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
     });
 
-    it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])('the scheme name is case-insensitive: "%s" is accepted', async (scheme) => {
-      const before = await countBlogs(t);
-      const res = await t.http.post(BLOGS).set('Authorization', `${scheme} ${t.token('alice')}`).send(BODY);
-      expect(res.status).toBe(201);
-      expect(await countBlogs(t)).toBe(before + 1);
-      await t.http
-        .put(`${BLOGS}/${aliceBlogId}`)
-        .set('Authorization', `${scheme} ${t.token('alice')}`)
-        .send(BODY)
-        .expect(200);
-    });
+    it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])(
+      'the scheme name is case-insensitive: "%s" is accepted',
+      async (scheme) => {
+        const before = await countBlogs(t);
+        const res = await t.http
+          .post(BLOGS)
+          .set('Authorization', `${scheme} ${t.token('alice')}`)
+          .send(BODY);
+        expect(res.status).toBe(201);
+        expect(await countBlogs(t)).toBe(before + 1);
+        await t.http
+          .put(`${BLOGS}/${aliceBlogId}`)
+          .set('Authorization', `${scheme} ${t.token('alice')}`)
+          .send(BODY)
+          .expect(200);
+      },
+    );
   });
 
   describe('the token is checked before anything else on a write', () => {
@@ -266,7 +277,7 @@ describe('authentication with the default configuration', () => {
       expect(await storedRow(t, blogId)).toMatchObject({ title: 'new title', ownerSub: 'alice' });
     });
 
-    it('the creator\'s sub is stored as owner and never shown in responses', async () => {
+    it("the creator's sub is stored as owner and never shown in responses", async () => {
       expect(await storedRow(t, blogId)).toMatchObject({ ownerSub: 'alice' });
       const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
       expect(Object.keys(read.body).sort()).toEqual(BLOG_FIELDS);
@@ -285,7 +296,10 @@ describe('authentication with the default configuration', () => {
     });
 
     it('a sub that only differs in case is another sub: 403', async () => {
-      const res = await t.http.put(`${BLOGS}/${blogId}`).set('Authorization', bearer(t.token('Alice'))).send(BODY);
+      const res = await t.http
+        .put(`${BLOGS}/${blogId}`)
+        .set('Authorization', bearer(t.token('Alice')))
+        .send(BODY);
       expect(res.status).toBe(403);
     });
 
@@ -329,7 +343,10 @@ describe('authentication with the default configuration', () => {
       ['no header', () => undefined],
       ['a garbage token', () => 'Bearer garbage'],
       ['an expired token', (tt) => `Bearer ${tt.sign({ sub: 'alice', iat: now() - 7200, exp: now() - 3600 })}`],
-      ['a token signed with another secret', (tt) => `Bearer ${tt.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`],
+      [
+        'a token signed with another secret',
+        (tt) => `Bearer ${tt.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`,
+      ],
       ['a Basic header', () => 'Basic Zm9vOmJhcg=='],
       ['a Bearer scheme with no token', () => 'Bearer'],
     ];
@@ -397,7 +414,11 @@ describe('authentication with JWT_ISSUER and JWT_AUDIENCE configured', () => {
   });
 
   it('a token minted by the harness (with iss and aud) is accepted: 201', async () => {
-    await t.http.post(BLOGS).set('Authorization', bearer(t.token('carol'))).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('carol')))
+      .send(BODY)
+      .expect(201);
   });
 });
 
@@ -407,7 +428,11 @@ describe('authentication with READS_REQUIRE_AUTH=true', () => {
 
   beforeAll(async () => {
     t = await boot({ READS_REQUIRE_AUTH: 'true' });
-    const created = await t.http.post(BLOGS).set('Authorization', bearer(t.token('alice'))).send(BODY).expect(201);
+    const created = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('alice')))
+      .send(BODY)
+      .expect(201);
     blogId = created.body.id;
   });
 

@@ -24,7 +24,11 @@ let counter = 0;
 /** A valid, distinct body. */
 function input(label = 'blog'): BlogInput {
   counter += 1;
-  return { title: `${label} title ${counter}`, content: `${label} content ${counter}`, author: `${label} author ${counter}` };
+  return {
+    title: `${label} title ${counter}`,
+    content: `${label} content ${counter}`,
+    author: `${label} author ${counter}`,
+  };
 }
 
 describe('blogs: create, read, update (e2e)', () => {
@@ -123,10 +127,7 @@ describe('blogs: create, read, update (e2e)', () => {
       const token = t.token(ownerSub);
       const created = await create(input(), token);
       const read = await t.http.get(`${BLOGS}/${created.body.id}`);
-      const updated = await t.http
-        .put(`${BLOGS}/${created.body.id}`)
-        .set('Authorization', bearer(token))
-        .send(input());
+      const updated = await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(token)).send(input());
       const list = await t.http.get(`${BLOGS}?limit=100`);
 
       expect([read.status, updated.status, list.status]).toEqual([200, 200, 200]);
@@ -206,10 +207,7 @@ describe('blogs: create, read, update (e2e)', () => {
       const body = input('unchanged');
       const created = await create(body);
       await sleep(25);
-      const res = await t.http
-        .put(`${BLOGS}/${created.body.id}`)
-        .set('Authorization', bearer(aliceToken))
-        .send(body);
+      const res = await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(aliceToken)).send(body);
 
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: created.body.id, ...body, createdAt: created.body.createdAt });
@@ -239,10 +237,15 @@ describe('blogs: create, read, update (e2e)', () => {
     it('advances updatedAt strictly even when the stored one is ahead of the database clock', async () => {
       const created = await create();
       // As after the clock stepped back, or a second update within the same millisecond.
-      await t.dataSource.query(`UPDATE blogs SET updated_at = now() + interval '1 hour' WHERE id = $1`, [created.body.id]);
+      await t.dataSource.query(`UPDATE blogs SET updated_at = now() + interval '1 hour' WHERE id = $1`, [
+        created.body.id,
+      ]);
       const ahead = (await storedBlog(t, created.body.id))?.updatedAt as string;
       expect(Date.parse(ahead)).toBeGreaterThan(Date.now() + 30 * 60_000);
-      const res = await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(aliceToken)).send(input());
+      const res = await t.http
+        .put(`${BLOGS}/${created.body.id}`)
+        .set('Authorization', bearer(aliceToken))
+        .send(input());
 
       expect(res.status).toBe(200);
       // The smallest step the column can hold past the stored value, rather than going back in time.
@@ -274,7 +277,10 @@ describe('blogs: create, read, update (e2e)', () => {
         const created = await create();
         const changes = input('rewritten');
         await withUpdateTrigger(created.body.id, `NEW.content := NEW.content || ' [stored]';`, async () => {
-          const res = await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(aliceToken)).send(changes);
+          const res = await t.http
+            .put(`${BLOGS}/${created.body.id}`)
+            .set('Authorization', bearer(aliceToken))
+            .send(changes);
 
           expect(res.status).toBe(200);
           expect(res.body).toMatchObject({ ...changes, content: `${changes.content} [stored]` });
@@ -294,7 +300,10 @@ describe('blogs: create, read, update (e2e)', () => {
         const created = await create();
         const before = await storedBlog(t, created.body.id);
         await withUpdateTrigger(created.body.id, 'RETURN NULL;', async () => {
-          const res = await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(aliceToken)).send(input());
+          const res = await t.http
+            .put(`${BLOGS}/${created.body.id}`)
+            .set('Authorization', bearer(aliceToken))
+            .send(input());
 
           expectJsonError(res, 404);
         });
@@ -345,7 +354,10 @@ describe('blogs: create, read, update (e2e)', () => {
     it.each(PREFIXES)('PUT %s/:id updates the blog', async (prefix) => {
       const created = await create();
       const changes = input(`update via ${prefix}`);
-      const res = await t.http.put(`${prefix}/${created.body.id}`).set('Authorization', bearer(aliceToken)).send(changes);
+      const res = await t.http
+        .put(`${prefix}/${created.body.id}`)
+        .set('Authorization', bearer(aliceToken))
+        .send(changes);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: created.body.id, ...changes, createdAt: created.body.createdAt });
       await expect(storedBlog(t, created.body.id)).resolves.toMatchObject(changes);
@@ -363,14 +375,17 @@ describe('blogs: create, read, update (e2e)', () => {
       expect(res.body.data).toHaveLength(2);
     });
 
-    it.each(PREFIXES)('%s answers errors the same way (400 bad id, 404 missing blog, 401 write without token)', async (prefix) => {
-      const badId = await t.http.get(`${prefix}/01`);
-      expectJsonError(badId, 400);
-      const missing = await t.http.get(`${prefix}/2147483647`);
-      expectJsonError(missing, 404);
-      const noToken = await t.http.post(prefix).send(input());
-      expectJsonError(noToken, 401);
-    });
+    it.each(PREFIXES)(
+      '%s answers errors the same way (400 bad id, 404 missing blog, 401 write without token)',
+      async (prefix) => {
+        const badId = await t.http.get(`${prefix}/01`);
+        expectJsonError(badId, 400);
+        const missing = await t.http.get(`${prefix}/2147483647`);
+        expectJsonError(missing, 404);
+        const noToken = await t.http.post(prefix).send(input());
+        expectJsonError(noToken, 401);
+      },
+    );
   });
 
   describe('paths the service does not serve', () => {
@@ -410,7 +425,10 @@ describe('blogs: create, read, update (e2e)', () => {
       ['astral-plane characters', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎𠜱 𓀀 🀄 \u{10FFFD}'],
       ['HTML, returned unescaped', '<script>alert("x")</script> &amp; &lt; <b>\'bold\'</b> & >'],
       ['leading and trailing whitespace', '  \t leading and trailing \r\n  '],
-      ['JSON-escaped and control characters other than U+0000', 'back\\slash "quote" /slash/ \u0001\u001f\u007f \u2028\u2029'],
+      [
+        'JSON-escaped and control characters other than U+0000',
+        'back\\slash "quote" /slash/ \u0001\u001f\u007f \u2028\u2029',
+      ],
       ['zero-width characters', 'zero\u200Bwidth\u200Djoin\u2060word\uFEFFjoiner'],
     ];
     // PGlite 0.5 decodes every text field with a default TextDecoder, which drops a leading
@@ -518,7 +536,11 @@ describe('blogs: create, read, update (e2e)', () => {
       );
       expect(list.body.data).toEqual(newestFirst);
       for (const blog of blogs) {
-        await expect(storedBlog(t, blog.id)).resolves.toMatchObject({ title: blog.title, content: blog.content, author: blog.author });
+        await expect(storedBlog(t, blog.id)).resolves.toMatchObject({
+          title: blog.title,
+          content: blog.content,
+          author: blog.author,
+        });
       }
     });
   });

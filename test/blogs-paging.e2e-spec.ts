@@ -238,9 +238,12 @@ describe('blogs: list and paging (e2e)', () => {
       expectBadRequest(await t.http.get(`${BLOGS}?limit=${value}`), 'limit');
     });
 
-    it.each(['-1', '2147483648', '99999999999999999999'])('offset=%s is rejected with 400 naming offset', async (value) => {
-      expectBadRequest(await t.http.get(`${BLOGS}?offset=${value}`), 'offset');
-    });
+    it.each(['-1', '2147483648', '99999999999999999999'])(
+      'offset=%s is rejected with 400 naming offset',
+      async (value) => {
+        expectBadRequest(await t.http.get(`${BLOGS}?offset=${value}`), 'offset');
+      },
+    );
   });
 
   describe('syntax of limit and offset: ^(0|[1-9][0-9]*)$ only', () => {
@@ -304,12 +307,9 @@ describe('blogs: list and paging (e2e)', () => {
       '__proto__=1',
       'constructor=1',
       'prototype=1',
-    ])(
-      'rejects ?%s with 400 naming the parameter',
-      async (query) => {
-        const name = query.split('&').pop()!.split('=')[0];
-        expectBadRequest(await t.http.get(`${BLOGS}?${query}`), name);
-      },
-    );
+    ])('rejects ?%s with 400 naming the parameter', async (query) => {
+      const name = query.split('&').pop()!.split('=')[0];
+      expectBadRequest(await t.http.get(`${BLOGS}?${query}`), name);
+    });
   });
 });

@@ -442,11 +442,14 @@ describe('blogs: request validation (e2e)', () => {
       await expectAccepted(op, res, JSON.parse(text) as BlogInput);
     });
 
-    it.each(OPS)('%s: a body of exactly 1,048,576 bytes passes the size rule (not 413; its content is too long: 400)', async (op) => {
-      const res = await writeRaw(op, paddedContentBody(MAX_BODY_BYTES));
-      expect(res.status).not.toBe(413);
-      await expectRejectedNaming(res, 'content');
-    });
+    it.each(OPS)(
+      '%s: a body of exactly 1,048,576 bytes passes the size rule (not 413; its content is too long: 400)',
+      async (op) => {
+        const res = await writeRaw(op, paddedContentBody(MAX_BODY_BYTES));
+        expect(res.status).not.toBe(413);
+        await expectRejectedNaming(res, 'content');
+      },
+    );
 
     it.each(OPS)('%s: rejects a body of 1,048,577 bytes with 413 and the JSON error body', async (op) => {
       const res = await writeRaw(op, paddedContentBody(MAX_BODY_BYTES + 1));
@@ -519,14 +522,11 @@ describe('blogs: request validation (e2e)', () => {
         'application/json; charset="utf-8"',
         'application/json;',
         'application/json; foo=bar',
-      ])(
-        'accepts Content-Type: %s',
-        async (type) => {
-          const body = valid({ title: `sent as ${type} 😀` }) as unknown as BlogInput;
-          const res = await write(op).set('Content-Type', type).send(JSON.stringify(body));
-          await expectAccepted(op, res, body);
-        },
-      );
+      ])('accepts Content-Type: %s', async (type) => {
+        const body = valid({ title: `sent as ${type} 😀` }) as unknown as BlogInput;
+        const res = await write(op).set('Content-Type', type).send(JSON.stringify(body));
+        await expectAccepted(op, res, body);
+      });
     });
   });
 
@@ -646,7 +646,9 @@ describe('blogs: request validation (e2e)', () => {
     });
 
     it('valid token + bad id + invalid JSON body → 400 about the id, not the body', async () => {
-      const res = await write('update', alice, `${BLOGS}/abc`).set('Content-Type', 'application/json').send(invalidBody);
+      const res = await write('update', alice, `${BLOGS}/abc`)
+        .set('Content-Type', 'application/json')
+        .send(invalidBody);
       expectJsonError(res, 400);
       expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
       expect(messagesOf(res).join(' ')).not.toMatch(/title|content|author/);
@@ -666,7 +668,9 @@ describe('blogs: request validation (e2e)', () => {
     });
 
     it('valid token + missing blog + text/plain → 415, not 404', async () => {
-      const res = await write('update', alice, missingPath).set('Content-Type', 'text/plain').send(JSON.stringify(valid()));
+      const res = await write('update', alice, missingPath)
+        .set('Content-Type', 'text/plain')
+        .send(JSON.stringify(valid()));
       expectJsonError(res, 415);
     });
 

@@ -24,9 +24,10 @@ describeEmbedded('embedded database: concurrent transactions', () => {
   });
 
   async function titles(prefix: string): Promise<string[]> {
-    const rows: { title: string }[] = await t.dataSource.query('SELECT title FROM blogs WHERE title LIKE $1 ORDER BY title', [
-      `${prefix}%`,
-    ]);
+    const rows: { title: string }[] = await t.dataSource.query(
+      'SELECT title FROM blogs WHERE title LIKE $1 ORDER BY title',
+      [`${prefix}%`],
+    );
     return rows.map((row) => row.title).sort();
   }
 
@@ -34,7 +35,10 @@ describeEmbedded('embedded database: concurrent transactions', () => {
    * Runs 20 transactions (every third one fails after its INSERT, by `fail`) and 20 HTTP creates
    * all at once, interleaved, and checks that exactly the committed rows are stored.
    */
-  async function mixedRun(prefix: string, fail: (i: number, manager: { query: (sql: string) => Promise<unknown> }) => Promise<void>): Promise<void> {
+  async function mixedRun(
+    prefix: string,
+    fail: (i: number, manager: { query: (sql: string) => Promise<unknown> }) => Promise<void>,
+  ): Promise<void> {
     const before = await countBlogs(t);
     const transactions: Promise<unknown>[] = [];
     const creates: Promise<{ status: number; body: { id?: number; title?: string } }>[] = [];
@@ -59,14 +63,19 @@ describeEmbedded('embedded database: concurrent transactions', () => {
           .then((res) => ({ status: res.status, body: res.body })),
       );
     }
-    const [txResults, createResults] = await Promise.all([Promise.allSettled(transactions), Promise.allSettled(creates)]);
+    const [txResults, createResults] = await Promise.all([
+      Promise.allSettled(transactions),
+      Promise.allSettled(creates),
+    ]);
 
     // the transactions failed exactly where they were made to fail
     const rejected = txResults.flatMap((result, i) => (result.status === 'rejected' ? [i] : []));
     expect(rejected).toEqual([0, 3, 6, 9, 12, 15, 18]);
 
     // every HTTP create succeeded and is readable, through the API and in the table
-    const created = createResults.map((result) => (result.status === 'fulfilled' ? result.value : { status: -1, body: {} }));
+    const created = createResults.map((result) =>
+      result.status === 'fulfilled' ? result.value : { status: -1, body: {} },
+    );
     expect(created.map((c) => c.status)).toEqual(Array(20).fill(201));
     const ids = created.map((c) => c.body.id as number);
     expect(new Set(ids).size).toBe(20);

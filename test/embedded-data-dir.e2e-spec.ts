@@ -50,7 +50,11 @@ describe('embedded database: one process per DATA_DIR', () => {
 
   beforeAll(async () => {
     holder = await createTestApp({}, database);
-    const created = await holder.http.post(BLOGS).set('Authorization', bearer(holder.token('alice'))).send(BODY).expect(201);
+    const created = await holder.http
+      .post(BLOGS)
+      .set('Authorization', bearer(holder.token('alice')))
+      .send(BODY)
+      .expect(201);
     blogId = created.body.id;
   }, 120_000);
 
@@ -76,7 +80,11 @@ describe('embedded database: one process per DATA_DIR', () => {
 
   it('the holder kept working meanwhile, and once it has closed the directory opens again with its data', async () => {
     const auth = bearer((holder as TestApp).token('alice'));
-    await (holder as TestApp).http.put(`${BLOGS}/${blogId}`).set('Authorization', auth).send({ ...BODY, title: 'kept' }).expect(200);
+    await (holder as TestApp).http
+      .put(`${BLOGS}/${blogId}`)
+      .set('Authorization', auth)
+      .send({ ...BODY, title: 'kept' })
+      .expect(200);
     await (holder as TestApp).close({ keepDatabase: true });
     holder = await createTestApp({}, database);
     const read = await holder.http.get(`${BLOGS}/${blogId}`).expect(200);

@@ -54,7 +54,9 @@ describe('error responses', () => {
       ['PATCH', '/api/v1/blogs/1'],
       ['DELETE', '/api/blogs/1'],
     ])('%s %s → 404', async (method, path) => {
-      const req = (t.http as unknown as Record<string, (p: string) => Test>)[method.toLowerCase()](path).set('Authorization', auth);
+      const req = (t.http as unknown as Record<string, (p: string) => Test>)
+        [method.toLowerCase()](path)
+        .set('Authorization', auth);
       const res = await req;
       expectJsonError(res, 404);
       expectNoInternals(res);
@@ -68,22 +70,67 @@ describe('error responses', () => {
       ['GET read with an id above int4', 400, (tt) => tt.http.get(`${BLOGS}/2147483648`)],
       ['GET list with limit=0', 400, (tt) => tt.http.get(`${BLOGS}?limit=0`)],
       ['GET list with an unknown query parameter', 400, (tt) => tt.http.get(`${BLOGS}?sort=title`)],
-      ['POST with malformed JSON', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'application/json').send('{"title": ')],
+      [
+        'POST with malformed JSON',
+        400,
+        (tt) =>
+          tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'application/json').send('{"title": '),
+      ],
       ['POST with a JSON array', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send([BODY])],
-      ['POST with a missing field', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ title: 't', content: 'c' })],
-      ['POST with a number as title', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, title: 5 })],
-      ['POST with an extra property', 400, (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, id: 3 })],
+      [
+        'POST with a missing field',
+        400,
+        (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ title: 't', content: 'c' }),
+      ],
+      [
+        'POST with a number as title',
+        400,
+        (tt) =>
+          tt.http
+            .post(BLOGS)
+            .set('Authorization', auth)
+            .send({ ...BODY, title: 5 }),
+      ],
+      [
+        'POST with an extra property',
+        400,
+        (tt) =>
+          tt.http
+            .post(BLOGS)
+            .set('Authorization', auth)
+            .send({ ...BODY, id: 3 }),
+      ],
       ['POST without a token', 401, (tt) => tt.http.post(BLOGS).send(BODY)],
-      ['PUT by another sub', 403, (tt) => tt.http.put(`${BLOGS}/${blogId}`).set('Authorization', bearer(tt.token('bob'))).send(BODY)],
+      [
+        'PUT by another sub',
+        403,
+        (tt) =>
+          tt.http
+            .put(`${BLOGS}/${blogId}`)
+            .set('Authorization', bearer(tt.token('bob')))
+            .send(BODY),
+      ],
       ['GET a blog that does not exist', 404, (tt) => tt.http.get(`${BLOGS}/2147483647`)],
-      ['PUT a blog that does not exist', 404, (tt) => tt.http.put(`${BLOGS}/2147483647`).set('Authorization', auth).send(BODY)],
+      [
+        'PUT a blog that does not exist',
+        404,
+        (tt) => tt.http.put(`${BLOGS}/2147483647`).set('Authorization', auth).send(BODY),
+      ],
       ['GET an unknown path', 404, (tt) => tt.http.get('/nope')],
       [
         'POST a body over 1 MiB',
         413,
-        (tt) => tt.http.post(BLOGS).set('Authorization', auth).send({ ...BODY, content: 'x'.repeat(1_048_577) }),
+        (tt) =>
+          tt.http
+            .post(BLOGS)
+            .set('Authorization', auth)
+            .send({ ...BODY, content: 'x'.repeat(1_048_577) }),
       ],
-      ['POST as text/plain', 415, (tt) => tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'text/plain').send('hello')],
+      [
+        'POST as text/plain',
+        415,
+        (tt) => tt.http.post(BLOGS).set('Authorization', auth).set('Content-Type', 'text/plain').send('hello'),
+      ],
       ['POST with no content type', 415, (tt) => tt.http.post(BLOGS).set('Authorization', auth)],
       [
         'PUT as application/x-www-form-urlencoded',
@@ -223,7 +270,10 @@ async function timed(req: Test): Promise<{ res?: Response; status: number | 'tim
 
 /** The contract's 503: within 5 s, JSON error body, `Retry-After`, nothing internal. */
 function expectUnavailable(result: { res?: Response; status: number | 'timeout'; ms: number }): void {
-  expect({ status: result.status, withinFiveSeconds: result.ms < 5_000 }).toEqual({ status: 503, withinFiveSeconds: true });
+  expect({ status: result.status, withinFiveSeconds: result.ms < 5_000 }).toEqual({
+    status: 503,
+    withinFiveSeconds: true,
+  });
   const res = result.res as Response;
   expectJsonError(res, 503);
   expect(res.headers['retry-after']).toMatch(/^\d+$/);

@@ -73,8 +73,17 @@ function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   }
 }
 
-function start(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -138,7 +147,13 @@ async function freePort(): Promise<number> {
 }
 
 /** One HTTP request to the spawned service on 127.0.0.1. */
-function httpCall(port: number, method: string, path: string, body?: object, authorization?: string): Promise<{ status?: number; text: string }> {
+function httpCall(
+  port: number,
+  method: string,
+  path: string,
+  body?: object,
+  authorization?: string,
+): Promise<{ status?: number; text: string }> {
   return new Promise((resolveCall, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = {};
@@ -195,7 +210,12 @@ afterAll(() => {
 
 describe('start-up with a bad configuration', () => {
   /** A configuration the service accepts; each case spoils one variable. */
-  const valid = (): Record<string, string> => ({ NODE_ENV: 'test', PORT: '0', JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+  const valid = (): Record<string, string> => ({
+    NODE_ENV: 'test',
+    PORT: '0',
+    JWT_SECRET: SECRET,
+    DATA_DIR: scratchDir(),
+  });
 
   const cases: readonly { name: string; spoil: Record<string, string | undefined>; variable: string }[] = [
     { name: 'PORT=abc', spoil: { PORT: 'abc' }, variable: 'PORT' },
@@ -205,18 +225,25 @@ describe('start-up with a bad configuration', () => {
     { name: 'DATABASE_URL=mysql://x', spoil: { DATABASE_URL: 'mysql://x' }, variable: 'DATABASE_URL' },
     { name: 'JWT_SECRET too short (16 bytes)', spoil: { JWT_SECRET: 'only-16-bytes-xx' }, variable: 'JWT_SECRET' },
     { name: 'JWT_SECRET of 31 bytes', spoil: { JWT_SECRET: 'x'.repeat(31) }, variable: 'JWT_SECRET' },
-    { name: 'NODE_ENV=production without JWT_SECRET', spoil: { NODE_ENV: 'production', JWT_SECRET: undefined }, variable: 'JWT_SECRET' },
+    {
+      name: 'NODE_ENV=production without JWT_SECRET',
+      spoil: { NODE_ENV: 'production', JWT_SECRET: undefined },
+      variable: 'JWT_SECRET',
+    },
   ];
 
-  it.each(cases)('$name: start-up stops (exit code ≠ 0) with exactly one line on stderr naming $variable', async ({ spoil, variable }) => {
-    const exit = await runService({ ...valid(), ...spoil });
-    expect(exit.timedOut).toBe(false); // it did not start serving
-    expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    const lines = nonEmptyLines(exit.stderr);
-    expect(lines).toEqual([expect.stringContaining(variable)]);
-    expect(lines[0]).not.toMatch(/\bat .+:\d+/); // no stack frame
-  });
+  it.each(cases)(
+    '$name: start-up stops (exit code ≠ 0) with exactly one line on stderr naming $variable',
+    async ({ spoil, variable }) => {
+      const exit = await runService({ ...valid(), ...spoil });
+      expect(exit.timedOut).toBe(false); // it did not start serving
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      const lines = nonEmptyLines(exit.stderr);
+      expect(lines).toEqual([expect.stringContaining(variable)]);
+      expect(lines[0]).not.toMatch(/\bat .+:\d+/); // no stack frame
+    },
+  );
 
   it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
     const port = await freePort();
@@ -233,11 +260,21 @@ describe('start-up with a bad configuration', () => {
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({ live: 200, exitCode: null, output: '' });
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+        live: 200,
+        exitCode: null,
+        output: '',
+      });
 
       const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
       const token = jwtIn(minted.stdout) as string;
-      const created = await httpCall(port, 'POST', '/api/v1/blogs', { title: 't', content: 'c', author: 'a' }, `Bearer ${token}`);
+      const created = await httpCall(
+        port,
+        'POST',
+        '/api/v1/blogs',
+        { title: 't', content: 'c', author: 'a' },
+        `Bearer ${token}`,
+      );
       expect(created.status).toBe(201);
     } finally {
       kill(child, 'SIGTERM');
@@ -253,11 +290,15 @@ describe('npm run start:prod (the built service, production mode)', () => {
 
   beforeAll(async () => {
     app = scratchDir();
-    const build = await run(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(app, 'dist')], {
-      cwd: ROOT,
-      env: environment({}),
-      timeoutMs: 60_000,
-    });
+    const build = await run(
+      process.execPath,
+      [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(app, 'dist')],
+      {
+        cwd: ROOT,
+        env: environment({}),
+        timeoutMs: 60_000,
+      },
+    );
     expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
     copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
     symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
@@ -278,7 +319,9 @@ describe('npm run start:prod (the built service, production mode)', () => {
     expect(exit.timedOut).toBe(false);
     expect(exit.code).not.toBe(0);
     expect(exit.code).not.toBeNull();
-    expect(nonEmptyLines(exit.stderr)).toEqual(['Invalid configuration: JWT_SECRET is required when NODE_ENV=production']);
+    expect(nonEmptyLines(exit.stderr)).toEqual([
+      'Invalid configuration: JWT_SECRET is required when NODE_ENV=production',
+    ]);
     expect(exit.stdout).not.toMatch(/token/i);
   });
 
@@ -288,7 +331,11 @@ describe('npm run start:prod (the built service, production mode)', () => {
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({ live: 200, exitCode: null, output: '' });
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+        live: 200,
+        exitCode: null,
+        output: '',
+      });
       expect(output()).not.toMatch(/token/i);
     } finally {
       kill(child, 'SIGTERM');
@@ -299,13 +346,18 @@ describe('npm run start:prod (the built service, production mode)', () => {
 describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {
   beforeAll(() => {
     // `npm run` runs in the package directory, where ormconfig.ts would read a `.env`.
-    if (existsSync(join(ROOT, '.env'))) throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
+    if (existsSync(join(ROOT, '.env')))
+      throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
   });
 
   it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
     const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
 
-    expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({ code: 0, timedOut: false, stderr: '' });
+    expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
+      code: 0,
+      timedOut: false,
+      stderr: '',
+    });
     expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
   }, 90_000);
 
@@ -322,7 +374,8 @@ describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () 
 describe('the token command (npm run token)', () => {
   beforeAll(() => {
     // `npm run` always runs in the package directory; a .env there would feed JWT_SECRET in.
-    if (existsSync(join(ROOT, '.env'))) throw new Error(`${ROOT}/.env exists: the token command tests need a directory without one`);
+    if (existsSync(join(ROOT, '.env')))
+      throw new Error(`${ROOT}/.env exists: the token command tests need a directory without one`);
   });
 
   it('with JWT_SECRET set, `-- --sub alice --scope blogs:admin --ttl 1h` prints a JWT for sub alice, scope blogs:admin, exp ≈ now + 3600', async () => {
@@ -352,7 +405,9 @@ describe('the token command (npm run token)', () => {
     });
     expect(exit.code).toBe(0);
     const token = jwtIn(exit.stdout) as string;
-    expect(() => verify(token, SECRET, { algorithms: ['HS256'], issuer: 'https://idp.example', audience: 'blogs' })).not.toThrow();
+    expect(() =>
+      verify(token, SECRET, { algorithms: ['HS256'], issuer: 'https://idp.example', audience: 'blogs' }),
+    ).not.toThrow();
     expect(decodePart(token, 1)).toMatchObject({ sub: 'bob' });
   });
 

@@ -272,7 +272,10 @@ describe('JwtAuthGuard with JwtStrategy', () => {
     });
 
     it('reject a token signed with another secret', async () => {
-      const error = await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET))));
+      const error = await rejection(
+        guard,
+        protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET))),
+      );
       expect(error.challenge).toBe('Bearer error="invalid_token"');
     });
 
@@ -444,7 +447,10 @@ describe('JwtAuthGuard with JwtStrategy', () => {
     });
 
     it('reject a missing aud', async () => {
-      await rejection(guard, protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'https://idp.example' }))));
+      await rejection(
+        guard,
+        protectedContext(bearer(sign({ sub: 'alice', exp: NOW + 60, iss: 'https://idp.example' }))),
+      );
     });
   });
 });

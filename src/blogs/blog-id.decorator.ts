@@ -23,7 +23,6 @@ export function parseBlogId(raw: unknown): number {
  * runs, so a malformed id answers 400 before the content-type (415) and body (400) checks made by
  * the pipes, in the order the API contract sets: token → id → content type → body.
  */
-export const BlogIdParam = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): number =>
-    parseBlogId(context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id),
+export const BlogIdParam = createParamDecorator((_data: unknown, context: ExecutionContext): number =>
+  parseBlogId(context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id),
 );

@@ -310,7 +310,12 @@ describe('BlogsService', () => {
     it('returns the row as the UPDATE stored it (written back from RETURNING), not the input', async () => {
       const blog = makeBlog();
       jest.spyOn(repo, 'findOneBy').mockResolvedValueOnce(blog);
-      const stored = makeBlog({ title: 'Stored title', content: 'Stored content', author: 'Stored author', updatedAt: STORED_AT });
+      const stored = makeBlog({
+        title: 'Stored title',
+        content: 'Stored content',
+        author: 'Stored author',
+        updatedAt: STORED_AT,
+      });
       jest.spyOn(builder, 'execute').mockImplementationOnce(async () => {
         // updateEntity(true) makes TypeORM write the returned columns back onto the entity.
         Object.assign(blog, stored);

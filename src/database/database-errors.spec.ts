@@ -12,16 +12,23 @@ describe('isDatabaseUnavailableError', () => {
       },
     );
 
-    it.each(['08000', '08003', '08006', '08001', '53300', '57014', '57P01', '57P02', '57P03'])('SQLSTATE %s', (code) => {
-      expect(isDatabaseUnavailableError(withCode(code))).toBe(true);
-    });
+    it.each(['08000', '08003', '08006', '08001', '53300', '57014', '57P01', '57P02', '57P03'])(
+      'SQLSTATE %s',
+      (code) => {
+        expect(isDatabaseUnavailableError(withCode(code))).toBe(true);
+      },
+    );
 
     it('ECONNREFUSED nested in driverError (TypeORM)', () => {
       expect(isDatabaseUnavailableError({ message: 'query failed', driverError: withCode('ECONNREFUSED') })).toBe(true);
     });
 
     it('a real TypeORM QueryFailedError wrapping 57P01', () => {
-      const error = new QueryFailedError('SELECT 1', [], withCode('57P01', 'terminating connection due to administrator command'));
+      const error = new QueryFailedError(
+        'SELECT 1',
+        [],
+        withCode('57P01', 'terminating connection due to administrator command'),
+      );
 
       expect(isDatabaseUnavailableError(error)).toBe(true);
     });
@@ -55,7 +62,9 @@ describe('isDatabaseUnavailableError', () => {
 
   describe('not unavailable (false)', () => {
     it('a unique violation 23505', () => {
-      expect(isDatabaseUnavailableError(withCode('23505', 'duplicate key value violates unique constraint'))).toBe(false);
+      expect(isDatabaseUnavailableError(withCode('23505', 'duplicate key value violates unique constraint'))).toBe(
+        false,
+      );
     });
 
     it('a QueryFailedError for a unique violation', () => {

@@ -1,5 +1,14 @@
 /** Node socket errors that mean the database server could not be reached. */
-const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /**
  * PostgreSQL SQLSTATEs (Appendix A) that mean "not available now, retry": class 08 connection
@@ -30,6 +39,6 @@ export function isDatabaseUnavailableError(error: unknown, depth = 0): boolean {
   const { code, message, driverError, cause, errors } = error as ErrorLike;
   if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
   if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
-  const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
+  const nested: readonly unknown[] = [driverError, cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])];
   return nested.some((inner) => isDatabaseUnavailableError(inner, depth + 1));
 }

@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedDriver, DATA_DIR_LOCK_NAME, DATA_DIR_LOCK_STALE_MS, DataDirInUseError, DataDirLock } from './embedded-driver';
+import {
+  createEmbeddedDriver,
+  DATA_DIR_LOCK_NAME,
+  DATA_DIR_LOCK_STALE_MS,
+  DataDirInUseError,
+  DataDirLock,
+} from './embedded-driver';
 
 /** Ends a pool the way TypeORM does when its DataSource is destroyed. */
 function endPool(Pool: ReturnType<typeof createEmbeddedDriver>['Pool']): Promise<void> {
@@ -43,7 +49,9 @@ describe('createEmbeddedDriver: the DATA_DIR lock', () => {
     try {
       expect(() => createEmbeddedDriver(dataDir)).toThrow(DataDirInUseError);
     } finally {
-      await new Promise<void>((resolve, reject) => retried.end((error: unknown) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        retried.end((error: unknown) => (error ? reject(error) : resolve())),
+      );
     }
   });
 

@@ -83,7 +83,9 @@ export class DataDirLock {
         stale: this.options.staleMs ?? DATA_DIR_LOCK_STALE_MS,
         onCompromised: (error: Error) => {
           this.release = undefined;
-          (this.options.onLost ?? exitOnLostLock)(new Error(`lost the lock on DATA_DIR ${this.dataDir}: ${error.message}`));
+          (this.options.onLost ?? exitOnLostLock)(
+            new Error(`lost the lock on DATA_DIR ${this.dataDir}: ${error.message}`),
+          );
         },
       });
     } catch (error) {

@@ -5,9 +5,6 @@ export default async function globalTeardown(): Promise<void> {
   const serverUrl = process.env[E2E_ENV.serverUrl];
   const prefix = process.env[E2E_ENV.prefix];
   if (!serverUrl || !prefix) return;
-  const { rows } = await adminQuery(
-    serverUrl,
-    `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}\\_%'`,
-  );
+  const { rows } = await adminQuery(serverUrl, `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}\\_%'`);
   for (const row of rows) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${String(row.datname)}" WITH (FORCE)`);
 }

@@ -41,7 +41,10 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config: Record<string, string | undefined> = {
-    NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, DATABASE_URL: undefined, DATA_DIR: undefined,
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATABASE_URL: undefined,
+    DATA_DIR: undefined,
     ...db.env,
     ...env,
   };

@@ -63,7 +63,11 @@ describe('BlogInputDto through the global pipes', () => {
         author: 'a'.repeat(BLOG_LIMITS.author.max),
         content: 'c'.repeat(BLOG_LIMITS.content.max),
       };
-      expect(BLOG_LIMITS).toEqual({ title: { min: 1, max: 200 }, author: { min: 1, max: 100 }, content: { min: 1, max: 100_000 } });
+      expect(BLOG_LIMITS).toEqual({
+        title: { min: 1, max: 200 },
+        author: { min: 1, max: 100 },
+        content: { min: 1, max: 100_000 },
+      });
 
       await expect(runPipes(body)).resolves.toEqual(body);
     });

@@ -65,16 +65,26 @@ describe('ListBlogsQueryDto through the global pipes', () => {
     expect(messages.some((m) => m.startsWith('offset'))).toBe(true);
   });
 
-  it.each([['01'], ['1.0'], ['1e1'], [''], ['-1'], ['+1'], [' 1'], ['1 '], ['0x10'], ['abc'], [['1', '2']], [{ a: '1' }]])(
-    'rejects limit %p and offset %p',
-    async (raw) => {
-      const limitMessages = await messagesOf({ limit: raw });
-      expect(limitMessages.some((m) => m.startsWith('limit'))).toBe(true);
+  it.each([
+    ['01'],
+    ['1.0'],
+    ['1e1'],
+    [''],
+    ['-1'],
+    ['+1'],
+    [' 1'],
+    ['1 '],
+    ['0x10'],
+    ['abc'],
+    [['1', '2']],
+    [{ a: '1' }],
+  ])('rejects limit %p and offset %p', async (raw) => {
+    const limitMessages = await messagesOf({ limit: raw });
+    expect(limitMessages.some((m) => m.startsWith('limit'))).toBe(true);
 
-      const offsetMessages = await messagesOf({ offset: raw });
-      expect(offsetMessages.some((m) => m.startsWith('offset'))).toBe(true);
-    },
-  );
+    const offsetMessages = await messagesOf({ offset: raw });
+    expect(offsetMessages.some((m) => m.startsWith('offset'))).toBe(true);
+  });
 
   it('rejects numbers that are too big to be exact', async () => {
     await messagesOf({ offset: '99999999999999999999' });
