@@ -296,7 +296,9 @@ describe('blogs: create, read, update (e2e)', () => {
         });
       });
 
-      it('answers 404, not 200, when the UPDATE changes no row (the blog vanished after it was read)', async () => {
+      it('answers 500, not 200, when the owner\'s UPDATE changes no row of a blog that exists', async () => {
+        // Only something inside the database (here a trigger that drops the change) can do that:
+        // the service must not report a change that was never stored.
         const created = await create();
         const before = await storedBlog(t, created.body.id);
         await withUpdateTrigger(created.body.id, 'RETURN NULL;', async () => {
@@ -305,7 +307,8 @@ describe('blogs: create, read, update (e2e)', () => {
             .set('Authorization', bearer(aliceToken))
             .send(input());
 
-          expectJsonError(res, 404);
+          expectJsonError(res, 500);
+          expect(res.body.message).toBe('The update was not stored');
         });
         await expect(storedBlog(t, created.body.id)).resolves.toEqual(before);
       });

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-jwt';
@@ -18,7 +19,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(@Inject(appConfig.KEY) config: AppConfigType) {
     super({
       jwtFromRequest: bearerTokenFromRequest,
-      secretOrKey: config.jwt.secret,
+      // A KeyObject, because jsonwebtoken turns a string key into one on every verify, first by
+      // trying (and failing) to read it as a public key: a thrown error per request. Its typings
+      // say string | Buffer; passport-jwt hands the value to jsonwebtoken unchanged.
+      secretOrKey: createSecretKey(Buffer.from(config.jwt.secret, 'utf8')) as unknown as Buffer,
       algorithms: [JWT_ALGORITHM],
       issuer: config.jwt.issuer,
       audience: config.jwt.audience,

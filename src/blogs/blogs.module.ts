@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
+import { BlogsRepository } from './blogs.repository';
 import { BlogsService } from './blogs.service';
 
-/** The blog resource: controller, service and the `Blog` repository. */
+/** The blog resource: controller, service and the repository of `Blog` (prepared SQL). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Blog])],
   controllers: [BlogsController],
-  providers: [BlogsService],
+  providers: [BlogsService, BlogsRepository],
 })
 export class BlogsModule {}

@@ -1,8 +1,10 @@
 import type { DataSourceOptions } from 'typeorm';
+import { BlogCount } from '../blogs/blog-count.entity';
 import { Blog } from '../blogs/blog.entity';
 import type { AppConfig } from '../config/environment';
 import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
+import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
 import { ReadTimeoutClosingClient } from './read-timeout-closing-client';
 
 /** TypeORM options of the Postgres driver (TypeORM 1.x exports no named type for them). */
@@ -35,8 +37,8 @@ export const DATABASE_TIMEOUTS = { connectMs: 1_500, statementMs: 2_000, queryMs
 export function buildDataSourceOptions(database: AppConfig['database']): PostgresOptions {
   const common = {
     type: 'postgres',
-    entities: [Blog],
-    migrations: [CreateBlogs1795323623852],
+    entities: [Blog, BlogCount],
+    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
   } as const satisfies PostgresOptions;

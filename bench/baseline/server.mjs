@@ -1,0 +1,162 @@
+// The benchmark's baseline: the blog API's four operations on `node:http` and a `pg` Pool, with no
+// framework. It does the same SQL work as the service (same tables, same statements, same exact
+// `total`), answers the same JSON fields and validates the id, the paging query, the body and the
+// HS256 token the same minimal way, so that "service / baseline" measures what the framework and
+// the service's own code cost. It is the ceiling a Node process reaches here: keep it simple and
+// never make it slower than it needs to be.
+//
+// Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import pg from 'pg';
+
+const INT4_MAX = 2_147_483_647;
+const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
+const MAX_BODY_BYTES = 1_048_576;
+const LIMITS = { title: 200, content: 100_000, author: 100 };
+const secret = Buffer.from(process.env.JWT_SECRET ?? '', 'utf8');
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
+
+const COLUMNS = 'id, title, content, author, created_at AS "createdAt", updated_at AS "updatedAt"';
+// Named statements: each connection parses and plans them once.
+const SQL = {
+  readOne: { name: 'read-one', text: `SELECT ${COLUMNS} FROM blogs WHERE id = $1` },
+  list: {
+    name: 'list',
+    text:
+      `SELECT c.total, b.* FROM (SELECT sum(n)::int8 AS total FROM blog_counts) c LEFT JOIN LATERAL (` +
+      `SELECT ${COLUMNS} FROM blogs WHERE id IN (SELECT id FROM blogs ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2) ` +
+      `ORDER BY created_at DESC, id DESC) b ON true`,
+  },
+  create: {
+    name: 'create',
+    text: `INSERT INTO blogs (title, content, author, owner_sub) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+  },
+  update: {
+    name: 'update',
+    text:
+      `UPDATE blogs SET title = $2, content = $3, author = $4, ` +
+      `updated_at = GREATEST(CURRENT_TIMESTAMP, updated_at + interval '1 millisecond') ` +
+      `WHERE id = $1 AND owner_sub = $5 RETURNING ${COLUMNS}`,
+  },
+};
+
+function send(res, status, body, headers) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function error(res, status, message) {
+  send(res, status, { statusCode: status, error: 'Error', message });
+}
+
+function intParam(text, min, max, fallback) {
+  if (text === null) return fallback;
+  if (!CANONICAL_INTEGER.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** The token's `sub` when it is a valid HS256 JWT with an `exp` in the future, else undefined. */
+function subject(authorization) {
+  const match = /^Bearer +([^ ]+)$/i.exec(authorization ?? '');
+  if (!match) return undefined;
+  const [header, payload, signature] = match[1].split('.');
+  if (!signature) return undefined;
+  const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'HS256') return undefined;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    if (typeof claims.exp !== 'number' || claims.exp + 30 < Date.now() / 1000) return undefined;
+    return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function validInput(body) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const keys = Object.keys(body);
+  if (keys.length !== 3) return false;
+  for (const [field, max] of Object.entries(LIMITS)) {
+    const value = body[field];
+    if (typeof value !== 'string' || value.length < 1 || value.length > max || value.trim() === '' || value.includes('\0')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new Error('too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function handle(req, res) {
+  const url = new URL(req.url, 'http://x');
+  const path = url.pathname;
+  if (path === '/health/live') return send(res, 200, { status: 'ok' });
+  if (!path.startsWith('/api/v1/blogs')) return error(res, 404, 'Not Found');
+  const rest = path.slice('/api/v1/blogs'.length);
+
+  if (rest === '' && req.method === 'GET') {
+    const limit = intParam(url.searchParams.get('limit'), 1, 100, 10);
+    const offset = intParam(url.searchParams.get('offset'), 0, INT4_MAX, 0);
+    if (limit === undefined || offset === undefined) return error(res, 400, 'bad query');
+    const { rows } = await pool.query({ ...SQL.list, values: [limit, offset] });
+    const total = Number(rows[0].total);
+    const data = rows[0].id === null ? [] : rows.map(({ total: _t, ...blog }) => blog);
+    return send(res, 200, { data, total, limit, offset });
+  }
+  if (rest === '' && req.method === 'POST') {
+    const sub = subject(req.headers.authorization);
+    if (!sub) return error(res, 401, 'Unauthorized');
+    const body = JSON.parse(await readBody(req));
+    if (!validInput(body)) return error(res, 400, 'bad body');
+    const { rows } = await pool.query({ ...SQL.create, values: [body.title, body.content, body.author, sub] });
+    return send(res, 201, rows[0], { location: `/api/v1/blogs/${rows[0].id}` });
+  }
+  const idText = rest.startsWith('/') ? rest.slice(1) : undefined;
+  if (idText === undefined) return error(res, 404, 'Not Found');
+  const id = intParam(idText, 1, INT4_MAX, undefined);
+
+  if (req.method === 'GET') {
+    if (id === undefined) return error(res, 400, 'bad id');
+    const { rows } = await pool.query({ ...SQL.readOne, values: [id] });
+    return rows.length === 0 ? error(res, 404, 'Not Found') : send(res, 200, rows[0]);
+  }
+  if (req.method === 'PUT') {
+    const sub = subject(req.headers.authorization);
+    if (!sub) return error(res, 401, 'Unauthorized');
+    if (id === undefined) return error(res, 400, 'bad id');
+    const body = JSON.parse(await readBody(req));
+    if (!validInput(body)) return error(res, 400, 'bad body');
+    const { rows } = await pool.query({ ...SQL.update, values: [id, body.title, body.content, body.author, sub] });
+    return rows.length === 0 ? error(res, 404, 'Not Found or not yours') : send(res, 200, rows[0]);
+  }
+  return error(res, 404, 'Not Found');
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((cause) => {
+    console.error(cause);
+    if (!res.headersSent) error(res, 500, 'Internal Server Error');
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT ?? 3001), '127.0.0.1', () => console.log(`baseline listening on ${server.address().port}`));
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => server.close(() => pool.end().then(() => process.exit(0))));
+}

@@ -1,0 +1,336 @@
+// `npm run bench [-- options]`: builds the service, starts it in production mode and the baseline
+// (bench/baseline/server.mjs) against one PostgreSQL database, seeds it, runs every scenario with
+// autocannon (a separate process) against both, and prints req/s, p50/p99, non-2xx, the service's
+// peak RSS and the ratios service / baseline. Writes bench/results/<timestamp>.json.
+//
+// Options:
+//   --rows N[,M…]      blogs to seed before the scenarios (default 10000); several sizes run the
+//                      scenarios at each size in turn and print how the service's p50 grows
+//   --duration S       seconds per scenario and server (default 10)
+//   --connections C    concurrent connections (default 50)
+//   --scenarios a,b    subset of: read-one,list-first,list-deep,create,update,mixed
+//   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
+//   --no-build         use the existing dist/
+//   --keep-db          keep the fresh database (its URL is printed)
+//   --profile          run the service with --cpu-prof; the .cpuprofile goes to bench/results/
+// Database: DATABASE_URL when set (used as it is, blogs are added to it), else a fresh database on
+// postgres://postgres@127.0.0.1:5432 that is dropped at the end.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ALL_SCENARIOS = ['read-one', 'list-first', 'list-deep', 'create', 'update', 'mixed'];
+const SEED_BATCH = 100_000;
+const UPDATE_BLOGS = 100;
+const BENCH_SUB = 'bench';
+const JWT_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+const { values: options } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    scenarios: { type: 'string', default: ALL_SCENARIOS.join(',') },
+    smoke: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    'keep-db': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const smoke = options.smoke;
+const rowSteps = (smoke ? '1000' : options.rows).split(',').map((text) => Number(text.replaceAll('_', '')));
+const duration = smoke ? 1 : Number(options.duration);
+const connections = smoke ? 10 : Number(options.connections);
+const scenarios = options.scenarios.split(',');
+for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
+if (rowSteps.some((n) => !Number.isInteger(n) || n < 1) || rowSteps.some((n, i) => i > 0 && n <= rowSteps[i - 1])) {
+  throw new Error('--rows takes increasing positive integers, e.g. 10000,1000000');
+}
+
+const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+const children = new Set();
+const cleanups = [];
+
+async function main() {
+  if (!options['no-build']) {
+    log('building the service (npm run build)');
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  }
+  const databaseUrl = await prepareDatabase();
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  cleanups.unshift(() => db.end());
+
+  const env = {
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET,
+    // Rate limits would answer the load with 429s: the bench measures the request path.
+    THROTTLE_ENABLED: 'false',
+  };
+  const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench', 'results')] : [];
+  const service = await startServer('service', [...profile, 'dist/main.js'], { ...env, NODE_ENV: 'production' });
+  const baseline = await startServer('baseline', ['bench/baseline/server.mjs'], env);
+  const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
+  const updateIds = await seedOwnBlogs(db);
+
+  const results = { startedAt: new Date().toISOString(), machine: machine(), options: { rowSteps, duration, connections, scenarios }, steps: [] };
+  for (const rows of rowSteps) {
+    await seed(db, rows);
+    await warmUp([baseline, service], token);
+    const step = { rows, scenarios: {} };
+    for (const scenario of scenarios) {
+      const total = await countBlogs(db);
+      const job = { scenario, connections, duration, token, ids: [1, total], updateIds, deepOffset: Math.max(0, total - 10) };
+      const figures = {};
+      for (const server of [baseline, service]) {
+        log(`${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s)`);
+        figures[server.name] = await measure(server, job);
+      }
+      step.scenarios[scenario] = { ...figures, ratio: ratios(figures.service, figures.baseline) };
+    }
+    step.serviceRssPeakMb = peakRssMb(service.pid);
+    results.steps.push(step);
+    process.stdout.write(`\n${table(step)}\n`);
+  }
+  if (results.steps.length > 1) process.stdout.write(`\n${growthTable(results.steps)}\n`);
+
+  const file = join(root, 'bench', 'results', `${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`results written to ${file}`);
+  const unexpected = results.steps.flatMap((step) =>
+    Object.entries(step.scenarios).flatMap(([name, s]) =>
+      ['baseline', 'service'].filter((who) => s[who].non2xx > 0 || s[who].errors > 0 || s[who].timeouts > 0).map((who) => `${name}/${who}`),
+    ),
+  );
+  if (unexpected.length > 0) {
+    log(`unexpected non-2xx responses or socket errors in: ${unexpected.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+/** A fresh database on the local server, dropped at the end; or DATABASE_URL as it is. */
+async function prepareDatabase() {
+  if (process.env.DATABASE_URL) {
+    log(`using DATABASE_URL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})`);
+    return process.env.DATABASE_URL;
+  }
+  const server = 'postgres://postgres@127.0.0.1:5432';
+  const name = `blog_bench_${Date.now()}`;
+  await adminQuery(`${server}/postgres`, `CREATE DATABASE "${name}"`);
+  const url = `${server}/${name}`;
+  if (options['keep-db']) log(`database ${url} (kept)`);
+  else cleanups.push(() => adminQuery(`${server}/postgres`, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  log(`fresh database ${name}`);
+  return url;
+}
+
+async function adminQuery(url, sql) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts a server on a free port and waits until /health/live answers. */
+async function startServer(name, args, env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (!stopping) {
+      log(`${name} exited early (${code ?? signal}):\n${stderr}`);
+      process.exit(1);
+    }
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not answer /health/live within 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  log(`${name} ready on :${port} (pid ${child.pid})`);
+  return { name, url, pid: child.pid };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function countBlogs(db) {
+  const { rows } = await db.query('SELECT sum(n)::int8 AS total FROM blog_counts');
+  return Number(rows[0].total);
+}
+
+/** Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans. */
+async function seed(db, target) {
+  const started = Date.now();
+  let count = await countBlogs(db);
+  if (count >= target) return;
+  log(`seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs`);
+  while (count < target) {
+    const batch = Math.min(SEED_BATCH, target - count);
+    // Seeded blogs are older than anything the scenarios create, spaced one second apart.
+    await db.query(
+      `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+       SELECT 'Seeded blog ' || g, repeat(md5(g::text) || ' ', 20), 'Seeder', 'seed', t, t
+       FROM generate_series($1::int, $2::int) g, LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts`,
+      [count + 1, count + batch],
+    );
+    count += batch;
+    log(`  seeded ${count.toLocaleString('en')} / ${target.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  await db.query('VACUUM (ANALYZE) blogs');
+  log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The blogs the update scenario rewrites: owned by the bench token's subject. */
+async function seedOwnBlogs(db) {
+  const { rows } = await db.query(
+    `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'Bench own ' || g, 'To be updated', 'Bench', $1
+     FROM generate_series(1, $2::int) g RETURNING id`,
+    [BENCH_SUB, UPDATE_BLOGS],
+  );
+  return rows.map((row) => row.id);
+}
+
+async function warmUp(servers, token) {
+  for (const server of servers) {
+    for (const scenario of ['read-one', 'list-first']) {
+      await runLoad({ url: server.url, scenario, connections, duration: smoke ? 1 : 2, token, ids: [1, 100], updateIds: [], deepOffset: 0 });
+    }
+  }
+}
+
+/** One load run against `server`, sampling its RSS meanwhile. */
+async function measure(server, job) {
+  let peakKb = 0;
+  const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb(server.pid))), 100);
+  try {
+    const figures = await runLoad({ ...job, url: server.url });
+    return { ...figures, rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function runLoad(job) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (code === 0) resolve(JSON.parse(out));
+      else reject(new Error(`load generator exited with ${code}`));
+    });
+  });
+}
+
+function procStatusKb(pid, field) {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+const rssKb = (pid) => procStatusKb(pid, 'VmRSS');
+/** The kernel's high-water mark of the process's resident set since it started, in MB. */
+const peakRssMb = (pid) => Math.round(procStatusKb(pid, 'VmHWM') / 1024);
+
+const ratios = (service, baseline) => ({
+  requestsPerSecond: round(service.requestsPerSecond / baseline.requestsPerSecond),
+  p50: round(service.p50 / Math.max(baseline.p50, 1)),
+  p99: round(service.p99 / Math.max(baseline.p99, 1)),
+});
+const round = (value, digits = 2) => Number(value.toFixed(digits));
+
+function table(step) {
+  const lines = [
+    `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB`,
+    '',
+    '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [name, s] of Object.entries(step.scenarios)) {
+    lines.push(
+      `| ${name} | ${Math.round(s.baseline.requestsPerSecond)} | ${Math.round(s.service.requestsPerSecond)} | ${s.ratio.requestsPerSecond.toFixed(2)} | ` +
+        `${s.baseline.p50} / ${s.baseline.p99} | ${s.service.p50} / ${s.service.p99} | ${s.ratio.p99.toFixed(2)} | ` +
+        `${s.baseline.non2xx}/${s.service.non2xx} | ${s.baseline.errors + s.baseline.timeouts}/${s.service.errors + s.service.timeouts} | ${s.service.rssPeakMb} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function growthTable(steps) {
+  const [first] = steps;
+  const lines = [
+    `Growth of the service's p50 from ${first.rows.toLocaleString('en')} blogs`,
+    '',
+    `| scenario | ${steps.map((s) => `p50 ms at ${s.rows.toLocaleString('en')}`).join(' | ')} | ${steps.slice(1).map((s) => `× at ${s.rows.toLocaleString('en')}`).join(' | ')} |`,
+    `|---|${steps.map(() => '---:').join('|')}|${steps.slice(1).map(() => '---:').join('|')}|`,
+  ];
+  for (const name of Object.keys(first.scenarios)) {
+    const p50s = steps.map((s) => s.scenarios[name].service.p50);
+    lines.push(`| ${name} | ${p50s.join(' | ')} | ${p50s.slice(1).map((p) => (p / Math.max(p50s[0], 1)).toFixed(2)).join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+function machine() {
+  return { node: process.version, cpus: availableParallelism(), platform: `${process.platform}-${process.arch}` };
+}
+
+let stopping = false;
+async function stop() {
+  stopping = true;
+  const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
+  for (const child of children) child.kill('SIGKILL');
+  for (const cleanup of cleanups) await cleanup().catch((error) => log(`cleanup: ${error.message}`));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    void stop().then(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error) => {
+    log(error.stack ?? String(error));
+    process.exitCode = 1;
+  })
+  .finally(stop);

@@ -1,0 +1,64 @@
+// One load run of the benchmark, in its own process so the load generator never shares an event
+// loop with the server it measures. Reads a JSON job from argv[2], runs autocannon, writes the
+// figures as one JSON line on stdout.
+//
+// Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
+//        deepOffset: number }
+import autocannon from 'autocannon';
+
+const job = JSON.parse(process.argv[2]);
+const { scenario, token, ids, updateIds, deepOffset } = job;
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const randomId = () => ids[0] + Math.floor(Math.random() * (ids[1] - ids[0] + 1));
+let sequence = 0;
+const blogBody = () => {
+  sequence += 1;
+  return JSON.stringify({
+    title: `Bench post ${sequence}`,
+    content: `Body of bench post ${sequence}. `.repeat(20),
+    author: 'Bench',
+  });
+};
+
+/** Each scenario as an autocannon request whose `setupRequest` picks the concrete request. */
+const requests = {
+  'read-one': () => ({ method: 'GET', path: `/api/v1/blogs/${randomId()}` }),
+  'list-first': () => ({ method: 'GET', path: '/api/v1/blogs?limit=10&offset=0' }),
+  'list-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&offset=${deepOffset}` }),
+  create: () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody() }),
+  update: () => ({
+    method: 'PUT',
+    path: `/api/v1/blogs/${updateIds[Math.floor(Math.random() * updateIds.length)]}`,
+    headers: auth,
+    body: blogBody(),
+  }),
+  mixed: () => {
+    const roll = Math.random();
+    if (roll < 0.6) return requests['read-one']();
+    if (roll < 0.9) return requests['list-first']();
+    return requests.create();
+  },
+};
+
+const pick = requests[scenario];
+if (!pick) throw new Error(`unknown scenario ${scenario}`);
+
+const result = await autocannon({
+  url: job.url,
+  connections: job.connections,
+  duration: job.duration,
+  requests: [{ setupRequest: (request) => ({ ...request, headers: {}, body: undefined, ...pick() }) }],
+});
+
+process.stdout.write(
+  `${JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodeStats,
+  })}\n`,
+);
