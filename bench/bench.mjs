@@ -235,8 +235,11 @@ async function measure(server, job) {
   let peakKb = 0;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb(server.pid))), 100);
   try {
+    const cpuBefore = cpuMs(server.pid);
     const figures = await runLoad({ ...job, url: server.url });
-    return { ...figures, rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024) };
+    // CPU time per request tells the servers' own cost apart even when the machine is busy.
+    const cpuUsPerRequest = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(figures.total, 1));
+    return { ...figures, cpuUsPerRequest, rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024) };
   } finally {
     clearInterval(sampler);
   }
@@ -265,6 +268,15 @@ function procStatusKb(pid, field) {
   }
 }
 const rssKb = (pid) => procStatusKb(pid, 'VmRSS');
+/** User + system CPU time the process has used, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 /** The kernel's high-water mark of the process's resident set since it started, in MB. */
 const peakRssMb = (pid) => Math.round(procStatusKb(pid, 'VmHWM') / 1024);
 
@@ -279,13 +291,14 @@ function table(step) {
   const lines = [
     `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB`,
     '',
-    '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, s] of Object.entries(step.scenarios)) {
     lines.push(
       `| ${name} | ${Math.round(s.baseline.requestsPerSecond)} | ${Math.round(s.service.requestsPerSecond)} | ${s.ratio.requestsPerSecond.toFixed(2)} | ` +
         `${s.baseline.p50} / ${s.baseline.p99} | ${s.service.p50} / ${s.service.p99} | ${s.ratio.p99.toFixed(2)} | ` +
+        `${s.baseline.cpuUsPerRequest} / ${s.service.cpuUsPerRequest} | ` +
         `${s.baseline.non2xx}/${s.service.non2xx} | ${s.baseline.errors + s.baseline.timeouts}/${s.service.errors + s.service.timeouts} | ${s.service.rssPeakMb} |`,
     );
   }

@@ -12,7 +12,12 @@ for (let i = 0; i < profile.samples.length; i += 1) {
   const dt = profile.timeDeltas[i] ?? 0;
   selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + dt);
 }
+// Idle time is when the service waited (e.g. while the baseline was measured): left out.
+const idle = new Set(profile.nodes.filter((n) => ['(idle)', '(program)'].includes(n.callFrame.functionName)).map((n) => n.id));
+for (const id of idle) selfUs.delete(id);
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+const parentOf = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 const packageOf = (url) => {
   if (!url) return '(native/v8)';
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -35,5 +40,14 @@ const print = (title, map) => {
     console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`);
   }
 };
+// Inclusive: a package counts once per sample if any frame of the stack is its.
+const inclusive = new Map();
+for (const [id, us] of selfUs) {
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parentOf.get(at)) seen.add(packageOf(byId.get(at).callFrame.url));
+  for (const pkg of seen) inclusive.set(pkg, (inclusive.get(pkg) ?? 0) + us);
+}
+console.log(`busy time: ${(total / 1e6).toFixed(1)} s`);
 print('self time by package', packages);
+print('inclusive time by package (on the stack)', inclusive);
 print('self time by function', functions);

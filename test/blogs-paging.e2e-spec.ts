@@ -185,6 +185,26 @@ describe('blogs: list and paging (e2e)', () => {
     });
   });
 
+  describe('every page, from either end of the list', () => {
+    // Offsets in the older half are counted from the oldest blog; each page must still be the
+    // slice of the one newest-first order, at and around the middle and the end.
+    it.each([1, 2, 3, 7, 100])('limit %i: each offset 0…total+1 is the slice of the full order', async (limit) => {
+      await freshBlogs(17);
+      await t.dataSource.query(
+        `UPDATE blogs SET created_at = timestamptz '2030-07-01T00:00:00.000Z' + ((id / 3) * interval '1 second')`,
+      );
+      const expected = await expectedOrder();
+      for (let offset = 0; offset <= 18; offset += 1) {
+        const page = await list(`?limit=${limit}&offset=${offset}`);
+        expect({ offset, ids: page.data.map((b) => b.id), total: page.total }).toEqual({
+          offset,
+          ids: expected.slice(offset, offset + limit),
+          total: 17,
+        });
+      }
+    });
+  });
+
   describe('offset past the end', () => {
     beforeAll(async () => {
       await freshBlogs(6);

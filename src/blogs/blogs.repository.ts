@@ -33,8 +33,11 @@ export interface BlogStatements {
  * - `page`: the exact total is the sum of the counter rows kept by the insert/delete triggers
  *   (O(1) in the number of blogs), joined to the page in one statement, so both come from one
  *   snapshot and an offset past the end still returns the total. The page's ids are found first on
- *   the `(created_at, id)` index alone (an index-only scan, however deep the offset), then only
- *   those rows are read.
+ *   the `(created_at, id)` index alone (index-only scans), then only those rows are read. An offset
+ *   in the older half of the list is counted from the oldest end instead (ascending, offset
+ *   `total - offset - limit`), so the cost of a page grows with its distance from the nearer end,
+ *   at most half the table, and the last page is as cheap as the first. That relies on the total
+ *   being exact in the same snapshot, which the triggers guarantee.
  * - `update`: sets `updated_at` to the time of the update but at least 1 ms past the stored value
  *   (the column keeps milliseconds), so every successful update advances it strictly, and changes
  *   the row only when `$5` is null (an admin) or the blog's owner.
@@ -49,16 +52,22 @@ export function buildBlogStatements(blog: EntityMetadata, count: EntityMetadata)
   const blogs = `"${blog.tableName}"`;
   const select = blog.columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`).join(', ');
   const newestFirst = `${b('createdAt')} DESC, ${b('id')} DESC`;
+  const oldestFirst = `${b('createdAt')}, ${b('id')}`;
   const total = `SELECT sum(${column(count, 'count')})::int8 AS "total" FROM "${count.tableName}"`;
   return {
     findById: { name: 'blogs.find-by-id', text: `SELECT ${select} FROM ${blogs} WHERE ${b('id')} = $1` },
     page: {
       name: 'blogs.page',
       text:
-        `SELECT c."total", p.* FROM (${total}) c LEFT JOIN LATERAL (` +
-        `SELECT ${select} FROM ${blogs} WHERE ${b('id')} IN ` +
-        `(SELECT ${b('id')} FROM ${blogs} ORDER BY ${newestFirst} LIMIT $1 OFFSET $2) ` +
-        `ORDER BY ${newestFirst}) p ON true`,
+        `WITH c AS (${total}), keys AS (` +
+        `(SELECT ${b('id')} FROM ${blogs} ORDER BY ${newestFirst} ` +
+        `LIMIT CASE WHEN $2::int8 * 2 < (SELECT "total" FROM c) THEN $1 ELSE 0 END OFFSET $2) ` +
+        `UNION ALL ` +
+        `(SELECT ${b('id')} FROM ${blogs} ORDER BY ${oldestFirst} ` +
+        `LIMIT CASE WHEN $2::int8 * 2 >= (SELECT "total" FROM c) THEN greatest(least($1, (SELECT "total" FROM c) - $2), 0) ELSE 0 END ` +
+        `OFFSET greatest((SELECT "total" FROM c) - $2 - $1, 0))) ` +
+        `SELECT c."total", p.* FROM c LEFT JOIN LATERAL (` +
+        `SELECT ${select} FROM ${blogs} WHERE ${b('id')} IN (SELECT ${b('id')} FROM keys) ORDER BY ${newestFirst}) p ON true`,
     },
     insert: {
       name: 'blogs.insert',
