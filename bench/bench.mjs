@@ -8,6 +8,8 @@
 //                      scenarios at each size in turn and print how the service's p50 grows
 //   --duration S       seconds per scenario and server (default 10)
 //   --connections C    concurrent connections (default 50)
+//   --rounds R         runs per scenario and server, alternating baseline and service; the
+//                      table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,create,update,mixed
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --no-build         use the existing dist/
@@ -37,6 +39,7 @@ const { values: options } = parseArgs({
     rows: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '1' },
     scenarios: { type: 'string', default: ALL_SCENARIOS.join(',') },
     smoke: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
@@ -48,6 +51,7 @@ const smoke = options.smoke;
 const rowSteps = (smoke ? '1000' : options.rows).split(',').map((text) => Number(text.replaceAll('_', '')));
 const duration = smoke ? 1 : Number(options.duration);
 const connections = smoke ? 10 : Number(options.connections);
+const rounds = smoke ? 1 : Number(options.rounds);
 const scenarios = options.scenarios.split(',');
 for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
 if (rowSteps.some((n) => !Number.isInteger(n) || n < 1) || rowSteps.some((n, i) => i > 0 && n <= rowSteps[i - 1])) {
@@ -79,7 +83,7 @@ async function main() {
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
 
-  const results = { startedAt: new Date().toISOString(), machine: machine(), options: { rowSteps, duration, connections, scenarios }, steps: [] };
+  const results = { startedAt: new Date().toISOString(), machine: machine(), options: { rowSteps, duration, connections, rounds, scenarios }, steps: [] };
   for (const rows of rowSteps) {
     await seed(db, rows);
     await warmUp([baseline, service], token);
@@ -87,11 +91,14 @@ async function main() {
     for (const scenario of scenarios) {
       const total = await countBlogs(db);
       const job = { scenario, connections, duration, token, ids: [1, total], updateIds, deepOffset: Math.max(0, total - 10) };
-      const figures = {};
-      for (const server of [baseline, service]) {
-        log(`${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s)`);
-        figures[server.name] = await measure(server, job);
+      const runs = { baseline: [], service: [] };
+      for (let round = 1; round <= rounds; round += 1) {
+        for (const server of [baseline, service]) {
+          log(`${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`);
+          runs[server.name].push(await measure(server, job));
+        }
       }
+      const figures = { baseline: combine(runs.baseline), service: combine(runs.service) };
       step.scenarios[scenario] = { ...figures, ratio: ratios(figures.service, figures.baseline) };
     }
     step.serviceRssPeakMb = peakRssMb(service.pid);
@@ -280,6 +287,28 @@ function cpuMs(pid) {
 /** The kernel's high-water mark of the process's resident set since it started, in MB. */
 const peakRssMb = (pid) => Math.round(procStatusKb(pid, 'VmHWM') / 1024);
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** One figure per server from its rounds: medians of rates and latencies, sums of failures, peak RSS. */
+function combine(runs) {
+  const pick = (key) => runs.map((run) => run[key]);
+  return {
+    requestsPerSecond: median(pick('requestsPerSecond')),
+    total: pick('total').reduce((a, b) => a + b, 0),
+    p50: median(pick('p50')),
+    p99: median(pick('p99')),
+    cpuUsPerRequest: median(pick('cpuUsPerRequest')),
+    non2xx: pick('non2xx').reduce((a, b) => a + b, 0),
+    errors: pick('errors').reduce((a, b) => a + b, 0),
+    timeouts: pick('timeouts').reduce((a, b) => a + b, 0),
+    rssPeakMb: Math.max(...pick('rssPeakMb')),
+    rounds: runs,
+  };
+}
+
 const ratios = (service, baseline) => ({
   requestsPerSecond: round(service.requestsPerSecond / baseline.requestsPerSecond),
   p50: round(service.p50 / Math.max(baseline.p50, 1)),
@@ -289,7 +318,7 @@ const round = (value, digits = 2) => Number(value.toFixed(digits));
 
 function table(step) {
   const lines = [
-    `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB`,
+    `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${rounds} round(s), medians · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB`,
     '',
     '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

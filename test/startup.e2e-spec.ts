@@ -17,7 +17,7 @@ const MAIN = join(ROOT, 'src', 'main.ts');
 const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
 const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
-const PROCESS_TIMEOUT_MS = 20_000;
+const PROCESS_TIMEOUT_MS = 45_000;
 
 /** Every variable the service reads, plus what could change how node or ts-node behave. */
 const INHERITED_TO_DROP = [

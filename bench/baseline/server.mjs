@@ -24,9 +24,14 @@ const SQL = {
   list: {
     name: 'list',
     text:
-      `SELECT c.total, b.* FROM (SELECT sum(n)::int8 AS total FROM blog_counts) c LEFT JOIN LATERAL (` +
-      `SELECT ${COLUMNS} FROM blogs WHERE id IN (SELECT id FROM blogs ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2) ` +
-      `ORDER BY created_at DESC, id DESC) b ON true`,
+      `WITH c AS (SELECT sum(n)::int8 AS total FROM blog_counts), keys AS (` +
+      `(SELECT id FROM blogs ORDER BY created_at DESC, id DESC ` +
+      `LIMIT CASE WHEN $2::int8 * 2 < (SELECT total FROM c) THEN $1 ELSE 0 END OFFSET $2) UNION ALL ` +
+      `(SELECT id FROM blogs ORDER BY created_at, id ` +
+      `LIMIT CASE WHEN $2::int8 * 2 >= (SELECT total FROM c) THEN greatest(least($1, (SELECT total FROM c) - $2), 0) ELSE 0 END ` +
+      `OFFSET greatest((SELECT total FROM c) - $2 - $1, 0))) ` +
+      `SELECT c.total, p.* FROM c LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM blogs WHERE id IN (SELECT id FROM keys) ` +
+      `ORDER BY created_at DESC, id DESC) p ON true`,
   },
   create: {
     name: 'create',
