@@ -83,18 +83,33 @@ async function main() {
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
 
-  const results = { startedAt: new Date().toISOString(), machine: machine(), options: { rowSteps, duration, connections, rounds, scenarios }, steps: [] };
+  const results = {
+    startedAt: new Date().toISOString(),
+    machine: machine(),
+    options: { rowSteps, duration, connections, rounds, scenarios },
+    steps: [],
+  };
   for (const rows of rowSteps) {
     await seed(db, rows);
     await warmUp([baseline, service], token);
     const step = { rows, scenarios: {} };
     for (const scenario of scenarios) {
       const total = await countBlogs(db);
-      const job = { scenario, connections, duration, token, ids: [1, total], updateIds, deepOffset: Math.max(0, total - 10) };
+      const job = {
+        scenario,
+        connections,
+        duration,
+        token,
+        ids: [1, total],
+        updateIds,
+        deepOffset: Math.max(0, total - 10),
+      };
       const runs = { baseline: [], service: [] };
       for (let round = 1; round <= rounds; round += 1) {
         for (const server of [baseline, service]) {
-          log(`${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`);
+          log(
+            `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
+          );
           runs[server.name].push(await measure(server, job));
         }
       }
@@ -113,7 +128,9 @@ async function main() {
   log(`results written to ${file}`);
   const unexpected = results.steps.flatMap((step) =>
     Object.entries(step.scenarios).flatMap(([name, s]) =>
-      ['baseline', 'service'].filter((who) => s[who].non2xx > 0 || s[who].errors > 0 || s[who].timeouts > 0).map((who) => `${name}/${who}`),
+      ['baseline', 'service']
+        .filter((who) => s[who].non2xx > 0 || s[who].errors > 0 || s[who].timeouts > 0)
+        .map((who) => `${name}/${who}`),
     ),
   );
   if (unexpected.length > 0) {
@@ -213,7 +230,9 @@ async function seed(db, target) {
       [count + 1, count + batch],
     );
     count += batch;
-    log(`  seeded ${count.toLocaleString('en')} / ${target.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    log(
+      `  seeded ${count.toLocaleString('en')} / ${target.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   await db.query('VACUUM (ANALYZE) blogs');
   log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -232,7 +251,16 @@ async function seedOwnBlogs(db) {
 async function warmUp(servers, token) {
   for (const server of servers) {
     for (const scenario of ['read-one', 'list-first']) {
-      await runLoad({ url: server.url, scenario, connections, duration: smoke ? 1 : 2, token, ids: [1, 100], updateIds: [], deepOffset: 0 });
+      await runLoad({
+        url: server.url,
+        scenario,
+        connections,
+        duration: smoke ? 1 : 2,
+        token,
+        ids: [1, 100],
+        updateIds: [],
+        deepOffset: 0,
+      });
     }
   }
 }
@@ -254,7 +282,9 @@ async function measure(server, job) {
 
 function runLoad(job) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.add(child);
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -339,12 +369,23 @@ function growthTable(steps) {
   const lines = [
     `Growth of the service's p50 from ${first.rows.toLocaleString('en')} blogs`,
     '',
-    `| scenario | ${steps.map((s) => `p50 ms at ${s.rows.toLocaleString('en')}`).join(' | ')} | ${steps.slice(1).map((s) => `× at ${s.rows.toLocaleString('en')}`).join(' | ')} |`,
-    `|---|${steps.map(() => '---:').join('|')}|${steps.slice(1).map(() => '---:').join('|')}|`,
+    `| scenario | ${steps.map((s) => `p50 ms at ${s.rows.toLocaleString('en')}`).join(' | ')} | ${steps
+      .slice(1)
+      .map((s) => `× at ${s.rows.toLocaleString('en')}`)
+      .join(' | ')} |`,
+    `|---|${steps.map(() => '---:').join('|')}|${steps
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
   ];
   for (const name of Object.keys(first.scenarios)) {
     const p50s = steps.map((s) => s.scenarios[name].service.p50);
-    lines.push(`| ${name} | ${p50s.join(' | ')} | ${p50s.slice(1).map((p) => (p / Math.max(p50s[0], 1)).toFixed(2)).join(' | ')} |`);
+    lines.push(
+      `| ${name} | ${p50s.join(' | ')} | ${p50s
+        .slice(1)
+        .map((p) => (p / Math.max(p50s[0], 1)).toFixed(2))
+        .join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -13,7 +13,9 @@ for (let i = 0; i < profile.samples.length; i += 1) {
   selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + dt);
 }
 // Idle time is when the service waited (e.g. while the baseline was measured): left out.
-const idle = new Set(profile.nodes.filter((n) => ['(idle)', '(program)'].includes(n.callFrame.functionName)).map((n) => n.id));
+const idle = new Set(
+  profile.nodes.filter((n) => ['(idle)', '(program)'].includes(n.callFrame.functionName)).map((n) => n.id),
+);
 for (const id of idle) selfUs.delete(id);
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 const parentOf = new Map();

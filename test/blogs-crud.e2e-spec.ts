@@ -296,7 +296,7 @@ describe('blogs: create, read, update (e2e)', () => {
         });
       });
 
-      it('answers 500, not 200, when the owner\'s UPDATE changes no row of a blog that exists', async () => {
+      it("answers 500, not 200, when the owner's UPDATE changes no row of a blog that exists", async () => {
         // Only something inside the database (here a trigger that drops the change) can do that:
         // the service must not report a change that was never stored.
         const created = await create();

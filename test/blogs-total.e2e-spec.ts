@@ -32,7 +32,10 @@ describe('list total: the trigger-kept counter (e2e)', () => {
     const before = await totalAndCount();
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        t.http.post(BLOGS).set('Authorization', bearer(alice)).send({ ...BODY, title: `concurrent ${i}` }),
+        t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(alice))
+          .send({ ...BODY, title: `concurrent ${i}` }),
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201));

@@ -48,7 +48,11 @@ const SQL = {
 
 function send(res, status, body, headers) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -88,7 +92,13 @@ function validInput(body) {
   if (keys.length !== 3) return false;
   for (const [field, max] of Object.entries(LIMITS)) {
     const value = body[field];
-    if (typeof value !== 'string' || value.length < 1 || value.length > max || value.trim() === '' || value.includes('\0')) {
+    if (
+      typeof value !== 'string' ||
+      value.length < 1 ||
+      value.length > max ||
+      value.trim() === '' ||
+      value.includes('\0')
+    ) {
       return false;
     }
   }
@@ -161,7 +171,9 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 3001), '127.0.0.1', () => console.log(`baseline listening on ${server.address().port}`));
+server.listen(Number(process.env.PORT ?? 3001), '127.0.0.1', () =>
+  console.log(`baseline listening on ${server.address().port}`),
+);
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, () => server.close(() => pool.end().then(() => process.exit(0))));
 }

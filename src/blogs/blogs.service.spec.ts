@@ -112,11 +112,14 @@ describe('BlogsService', () => {
     it.each([
       ['the owner', alice],
       ['an admin', admin],
-    ])('throws InternalServerErrorException (500) when the UPDATE changed nothing for %s of an existing blog', async (_who, principal) => {
-      repository.update.mockResolvedValueOnce(undefined);
-      repository.findById.mockResolvedValueOnce(makeBlog());
-      await expect(service.update(7, input, principal)).rejects.toThrow(InternalServerErrorException);
-    });
+    ])(
+      'throws InternalServerErrorException (500) when the UPDATE changed nothing for %s of an existing blog',
+      async (_who, principal) => {
+        repository.update.mockResolvedValueOnce(undefined);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.update(7, input, principal)).rejects.toThrow(InternalServerErrorException);
+      },
+    );
 
     it('propagates a failure of the UPDATE', async () => {
       repository.update.mockRejectedValueOnce(new Error('deadlock'));
