@@ -10,7 +10,8 @@
 //   --connections C    concurrent connections (default 50)
 //   --rounds R         runs per scenario and server, alternating baseline and service; the
 //                      table shows medians (default 1)
-//   --scenarios a,b    subset of: read-one,list-first,list-deep,create,update,mixed
+//   --scenarios a,b    subset of: read-one,list-first,list-deep,create,create-uncounted,update,mixed
+//                      (create-uncounted: create with the counter trigger off, to price the counter)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --no-build         use the existing dist/
 //   --keep-db          keep the fresh database (its URL is printed)
@@ -28,7 +29,9 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ALL_SCENARIOS = ['read-one', 'list-first', 'list-deep', 'create', 'update', 'mixed'];
+const ALL_SCENARIOS = ['read-one', 'list-first', 'list-deep', 'create', 'create-uncounted', 'update', 'mixed'];
+/** Scenarios run with the blog counter's insert trigger disabled, to show what the counter costs. */
+const UNCOUNTED = new Set(['create-uncounted']);
 const SEED_BATCH = 100_000;
 const UPDATE_BLOGS = 100;
 const BENCH_SUB = 'bench';
@@ -105,13 +108,18 @@ async function main() {
         deepOffset: Math.max(0, total - 10),
       };
       const runs = { baseline: [], service: [] };
-      for (let round = 1; round <= rounds; round += 1) {
-        for (const server of [baseline, service]) {
-          log(
-            `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
-          );
-          runs[server.name].push(await measure(server, job));
+      if (UNCOUNTED.has(scenario)) await db.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_inserted');
+      try {
+        for (let round = 1; round <= rounds; round += 1) {
+          for (const server of [baseline, service]) {
+            log(
+              `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
+            );
+            runs[server.name].push(await measure(server, job));
+          }
         }
+      } finally {
+        if (UNCOUNTED.has(scenario)) await restoreCounter(db);
       }
       const figures = { baseline: combine(runs.baseline), service: combine(runs.service) };
       step.scenarios[scenario] = { ...figures, ratio: ratios(figures.service, figures.baseline) };
@@ -212,6 +220,12 @@ function freePort() {
 async function countBlogs(db) {
   const { rows } = await db.query('SELECT sum(n)::int8 AS total FROM blog_counts');
   return Number(rows[0].total);
+}
+
+/** Enables the counter's insert trigger again and recounts what was inserted without it. */
+async function restoreCounter(db) {
+  await db.query('ALTER TABLE blogs ENABLE TRIGGER blogs_count_inserted');
+  await db.query(`UPDATE blog_counts SET n = CASE WHEN shard = 0 THEN (SELECT count(*) FROM blogs) ELSE 0 END`);
 }
 
 /** Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans. */
@@ -360,6 +374,11 @@ function table(step) {
         `${s.baseline.cpuUsPerRequest} / ${s.service.cpuUsPerRequest} | ` +
         `${s.baseline.non2xx}/${s.service.non2xx} | ${s.baseline.errors + s.baseline.timeouts}/${s.service.errors + s.service.timeouts} | ${s.service.rssPeakMb} |`,
     );
+  }
+  const { create, 'create-uncounted': uncounted } = step.scenarios;
+  if (create && uncounted) {
+    const share = create.service.requestsPerSecond / uncounted.service.requestsPerSecond;
+    lines.push('', `Exact-total counter: service create req/s with it ÷ without it = ${share.toFixed(2)}`);
   }
   return lines.join('\n');
 }

@@ -19,6 +19,9 @@ const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
 const PROCESS_TIMEOUT_MS = 45_000;
 
+// Each test starts processes (ts-node, a first PGlite initialisation): minutes on a busy machine.
+jest.setTimeout(180_000);
+
 /** Every variable the service reads, plus what could change how node or ts-node behave. */
 const INHERITED_TO_DROP = [
   'NODE_ENV',
@@ -180,7 +183,7 @@ function collectOutput(child: ChildProcess): () => string {
 
 /** Polls `GET /health/live` until 200, the child exits, or 30 s pass; returns the last status. */
 async function waitUntilLive(child: ChildProcess, port: number): Promise<number | undefined> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   let live: number | undefined;
   while (Date.now() < deadline && child.exitCode === null) {
     live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
