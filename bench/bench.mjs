@@ -95,7 +95,7 @@ async function main() {
   for (const rows of rowSteps) {
     await seed(db, rows);
     await warmUp([baseline, service], token);
-    const step = { rows, scenarios: {} };
+    const step = { rows, scenarios: {}, pagesChecked: await checkPages(db, [baseline, service]) };
     for (const scenario of scenarios) {
       const total = await countBlogs(db);
       const job = {
@@ -220,6 +220,29 @@ function freePort() {
 async function countBlogs(db) {
   const { rows } = await db.query('SELECT sum(n)::int8 AS total FROM blog_counts');
   return Number(rows[0].total);
+}
+
+/**
+ * Checks the first, the last and a middle page of both servers against plain SQL (`count(*)`,
+ * `ORDER BY created_at DESC, id DESC LIMIT OFFSET`), so the figures are of correct answers.
+ * @throws when a page or its total differs.
+ */
+async function checkPages(db, servers) {
+  const count = Number((await db.query('SELECT count(*) AS n FROM blogs')).rows[0].n);
+  const offsets = [0, Math.floor(count / 2) - 5, Math.floor(count / 2) + 3, Math.max(0, count - 10), count - 3];
+  for (const offset of offsets) {
+    const { rows } = await db.query('SELECT id FROM blogs ORDER BY created_at DESC, id DESC LIMIT 10 OFFSET $1', [
+      offset,
+    ]);
+    const expected = JSON.stringify({ total: count, ids: rows.map((row) => row.id) });
+    for (const server of servers) {
+      const body = await (await fetch(`${server.url}/api/v1/blogs?limit=10&offset=${offset}`)).json();
+      const got = JSON.stringify({ total: body.total, ids: body.data.map((blog) => blog.id) });
+      if (got !== expected) throw new Error(`${server.name} page at offset ${offset}: ${got}, expected ${expected}`);
+    }
+  }
+  log(`pages at offsets ${offsets.join(', ')} and total ${count.toLocaleString('en')} match SQL on both servers`);
+  return offsets.length;
 }
 
 /** Enables the counter's insert trigger again and recounts what was inserted without it. */
