@@ -4,9 +4,10 @@ import { BlogsModule } from './blogs/blogs.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 
-/** The application: configuration, database, authentication, health and the blog resource. */
+/** The application: configuration, database, authentication, health, metrics and the blog resource. */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, AuthModule, HealthModule, BlogsModule],
+  imports: [AppConfigModule, DatabaseModule, AuthModule, HealthModule, MetricsModule, BlogsModule],
 })
 export class AppModule {}

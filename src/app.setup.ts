@@ -4,9 +4,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
+import { getToken } from '@willsoto/nestjs-prometheus';
+import type { Histogram } from 'prom-client';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { classifyUnreadBody, isJsonContentType, noteEmptyJsonBody } from './common/pipes/json-body.pipe';
+import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
+import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 
 /** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -36,14 +40,16 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
 
 /**
  * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
- * JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
- * validation pipes and the error filter. Call it before `app.init()` / `app.listen()`.
+ * request duration metrics, JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
+ * validation pipes, the error filter, and the OpenAPI document with Swagger UI (`/api/docs`). Call it before `app.init()` / `app.listen()`.
  *
  * Only UTF-8 JSON bodies are read (see `isJsonContentType`); anything else is left unread and
  * marked by `classifyUnreadBody`, so that `JsonBodyPipe` answers 415 in the contract's order of
  * checks (after the token and the id) instead of the parser answering it before routing.
  */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
+  // First, so every response is timed, also those answered before routing (413, malformed JSON).
+  app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
   app.disable('x-powered-by');
   // Express's default weak ETag hashes every response body; nothing here asks for it.
   app.set('etag', false);
@@ -55,9 +61,11 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   });
   app.use(classifyUnreadBody);
   app.use(rewriteBlogPathAliases);
-  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready'] });
+  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
+  // Built once here, from the decorators, after the prefix and versioning it depends on.
+  serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;
 }
