@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { performance } from 'node:perf_hooks';
 import type { Histogram } from 'prom-client';
 
 /** Name of the request duration histogram (Prometheus naming: base unit seconds). */
@@ -36,9 +37,9 @@ export function routeTemplateOf(request: Request): string {
  */
 export function createHttpMetricsMiddleware(histogram: Histogram<HttpLabel>): RequestHandler {
   return (request: Request, response: Response, next: NextFunction): void => {
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     response.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const seconds = (performance.now() - start) / 1000;
       histogram.observe(
         { method: request.method, route: routeTemplateOf(request), status_code: response.statusCode },
         seconds,
