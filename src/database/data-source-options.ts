@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/environment';
 import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
+import { AddBlogVersion1795400100000 } from './migrations/1795400100000-AddBlogVersion';
 import { ReadTimeoutClosingClient } from './read-timeout-closing-client';
 
 /** TypeORM options of the Postgres driver (TypeORM 1.x exports no named type for them). */
@@ -38,7 +39,7 @@ export function buildDataSourceOptions(database: AppConfig['database']): Postgre
   const common = {
     type: 'postgres',
     entities: [Blog, BlogCount],
-    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000],
+    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
   } as const satisfies PostgresOptions;
