@@ -65,6 +65,7 @@ describe('loadAppConfig', () => {
         JWT_ISSUER: 'https://idp.example',
         JWT_AUDIENCE: 'blog-service',
         READS_REQUIRE_AUTH: 'true',
+        SHUTDOWN_TIMEOUT_MS: '2500',
       });
 
       expect(config).toEqual({
@@ -73,7 +74,14 @@ describe('loadAppConfig', () => {
         database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
         jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
         readsRequireAuth: true,
+        shutdownTimeoutMs: 2500,
       });
+    });
+
+    it('SHUTDOWN_TIMEOUT_MS defaults to 10000 and accepts its bounds 0 and 600000', () => {
+      expect(loadAppConfig({}).shutdownTimeoutMs).toBe(10_000);
+      expect(loadAppConfig({ SHUTDOWN_TIMEOUT_MS: '0' }).shutdownTimeoutMs).toBe(0);
+      expect(loadAppConfig({ SHUTDOWN_TIMEOUT_MS: '600000' }).shutdownTimeoutMs).toBe(600_000);
     });
 
     it('accepts postgresql:// URLs', () => {
@@ -128,6 +136,11 @@ describe('loadAppConfig', () => {
       ['PORT', '-1'],
       ['PORT', '1.5'],
       ['PORT', '080'],
+      ['SHUTDOWN_TIMEOUT_MS', '600001'],
+      ['SHUTDOWN_TIMEOUT_MS', '-1'],
+      ['SHUTDOWN_TIMEOUT_MS', '10s'],
+      ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+      ['SHUTDOWN_TIMEOUT_MS', '010'],
       ['READS_REQUIRE_AUTH', 'yes'],
       ['READS_REQUIRE_AUTH', 'TRUE'],
       ['READS_REQUIRE_AUTH', '1'],

@@ -20,6 +20,14 @@ import { parseCanonicalInteger } from '../common/canonical-integer';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
+/** Default of `SHUTDOWN_TIMEOUT_MS`: how long in-flight requests may run after SIGTERM, in ms. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Largest `SHUTDOWN_TIMEOUT_MS` accepted (10 minutes). */
+export const MAX_SHUTDOWN_TIMEOUT_MS = 600_000;
+
+const SHUTDOWN_TIMEOUT_MESSAGE = `SHUTDOWN_TIMEOUT_MS must be an integer number of milliseconds between 0 and ${MAX_SHUTDOWN_TIMEOUT_MS}`;
+
 /** Minimum HS256 key length in bytes (RFC 7518 §3.2: a key at least as long as the hash output). */
 export const MIN_JWT_SECRET_BYTES = 32;
 
@@ -82,6 +90,12 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean({ message: 'READS_REQUIRE_AUTH must be "true" or "false"' })
   readonly READS_REQUIRE_AUTH: boolean = false;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: SHUTDOWN_TIMEOUT_MESSAGE })
+  @Min(0, { message: SHUTDOWN_TIMEOUT_MESSAGE })
+  @Max(MAX_SHUTDOWN_TIMEOUT_MS, { message: SHUTDOWN_TIMEOUT_MESSAGE })
+  readonly SHUTDOWN_TIMEOUT_MS: number = DEFAULT_SHUTDOWN_TIMEOUT_MS;
 }
 
 /** Where the data lives: what `buildDataSourceOptions` needs, from `DATABASE_URL` and `DATA_DIR`. */
@@ -105,6 +119,8 @@ export interface AppConfig {
     readonly audience?: string;
   };
   readonly readsRequireAuth: boolean;
+  /** After SIGTERM / SIGINT, how long in-flight requests may still run before they are cut off, in ms. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** A configuration value was missing or invalid; `message` is one line naming the variable. */
@@ -147,6 +163,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       audience: vars.JWT_AUDIENCE,
     },
     readsRequireAuth: vars.READS_REQUIRE_AUTH,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -192,6 +209,7 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
+  'SHUTDOWN_TIMEOUT_MS',
 ];
 
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -28,6 +28,14 @@ export const SERVER_POOL_SIZE = 10;
 export const DATABASE_TIMEOUTS = { connectMs: 1_500, statementMs: 2_000, queryMs: 2_500 } as const;
 
 /**
+ * Bounds on idle connections, in ms: `poolIdleMs` closes a pooled connection unused for that long
+ * (the pool shrinks after a burst, and a connection to a server that went away is not kept);
+ * `idleInTransactionMs` makes the server end a session that sits inside an open transaction for
+ * that long, so a client that vanished mid-transaction cannot hold row locks.
+ */
+export const DATABASE_IDLE_LIMITS = { poolIdleMs: 10_000, idleInTransactionMs: 5_000 } as const;
+
+/**
  * Builds the DataSource options for the configured database: a PostgreSQL server when
  * `database.url` is set, else the embedded PGlite database under `database.dataDir`. Both use the
  * same entities, migrations and SQL. Migrations are listed explicitly (no globs) so the same
@@ -55,6 +63,8 @@ export function buildDataSourceOptions(database: AppConfig['database']): Postgre
         Client: ReadTimeoutClosingClient,
         statement_timeout: DATABASE_TIMEOUTS.statementMs,
         query_timeout: DATABASE_TIMEOUTS.queryMs,
+        idle_in_transaction_session_timeout: DATABASE_IDLE_LIMITS.idleInTransactionMs,
+        idleTimeoutMillis: DATABASE_IDLE_LIMITS.poolIdleMs,
         // Lets the kernel notice a peer that vanished while a pooled connection sat idle.
         keepAlive: true,
       },
