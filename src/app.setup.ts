@@ -51,7 +51,8 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // First, so every response is timed, also those answered before routing (413, malformed JSON).
   app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
   app.disable('x-powered-by');
-  // Express's default weak ETag hashes every response body; nothing here asks for it.
+  // Express's default weak ETag hashes every response body; blog responses set their own strong
+  // ETag from the blog's version instead (BlogsController), which costs no hashing.
   app.set('etag', false);
   app.useBodyParser('json', {
     limit: MAX_BODY_BYTES,

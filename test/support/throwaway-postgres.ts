@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
@@ -25,12 +25,11 @@ function findPostgresBin(): string | undefined {
     .find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')));
 }
 
-/** uid and gid of the `postgres` user, from /etc/passwd. */
-async function postgresUser(): Promise<{ uid: number; gid: number } | undefined> {
+/** uid and gid of the `postgres` user, or undefined when there is none. */
+function postgresUser(): { uid: number; gid: number } | undefined {
   try {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
+    const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return { uid: id('-u'), gid: id('-g') };
   } catch {
     return undefined;
   }
@@ -40,9 +39,9 @@ async function postgresUser(): Promise<{ uid: number; gid: number } | undefined>
  * Why a throwaway cluster cannot be made here, or undefined when it can: no initdb / pg_ctl, or
  * running as root without a `postgres` user to run them as.
  */
-export async function throwawayClusterUnavailableReason(): Promise<string | undefined> {
+export function throwawayClusterUnavailableReason(): string | undefined {
   if (findPostgresBin() === undefined) return `no initdb/pg_ctl under ${PACKAGE_ROOT}/*/bin`;
-  if (userInfo().uid === 0 && (await postgresUser()) === undefined) return 'running as root and there is no postgres user to run initdb as';
+  if (userInfo().uid === 0 && postgresUser() === undefined) return 'running as root and there is no postgres user to run initdb as';
   return undefined;
 }
 
@@ -65,7 +64,7 @@ export class ThrowawayCluster {
     const dir = mkdtempSync(join(tmpdir(), 'blog-pg-'));
     let runAs: string | undefined;
     if (userInfo().uid === 0) {
-      const user = await postgresUser();
+      const user = postgresUser();
       if (user === undefined) throw new Error('no postgres user');
       chownSync(dir, user.uid, user.gid);
       runAs = 'postgres';
