@@ -143,7 +143,6 @@ export class ServiceProcess {
 
   /** Everything the process wrote to stdout and stderr so far, without colour codes. */
   output(): string {
-    // eslint-disable-next-line no-control-regex
     return this.log.replace(/\x1b\[[0-9;]*m/g, '');
   }
 
