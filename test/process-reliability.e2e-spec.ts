@@ -155,7 +155,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
       agent.destroy();
       service.kill();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('a request that never completes is cut off at SHUTDOWN_TIMEOUT_MS: the process exits (code 1) within the bound instead of hanging', async () => {
     const database = await createTestDatabase();
@@ -182,7 +182,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
       service.kill();
       await database.drop();
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 // Skipped (and said so in the test name and on stderr) only when the PostgreSQL binaries are not
@@ -249,7 +249,7 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
         for (const replica of replicas) replica.kill();
         await holder.end();
       }
-    }, 120_000);
+    }, 240_000);
 
     it('the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost', async () => {
       const pg = cluster;

@@ -182,7 +182,7 @@ function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
-/** Polls `GET /health/live` until 200, the child exits, or 30 s pass; returns the last status. */
+/** Polls `GET /health/live` until 200, the child exits, or 90 s pass (a fresh embedded database on a loaded machine can take 30 s); returns the last status. */
 async function waitUntilLive(child: ChildProcess, port: number): Promise<number | undefined> {
   const deadline = Date.now() + 90_000;
   let live: number | undefined;
@@ -284,7 +284,7 @@ describe('start-up with a bad configuration', () => {
     } finally {
       kill(child, 'SIGTERM');
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('npm run start:prod (the built service, production mode)', () => {
@@ -345,7 +345,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
     } finally {
       kill(child, 'SIGTERM');
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {

@@ -164,7 +164,7 @@ export class ServiceProcess {
    * Polls `GET /health/live` until 200.
    * @throws when the process exits or `timeoutMs` passes first, with its output.
    */
-  async waitUntilLive(timeoutMs = 60_000): Promise<void> {
+  async waitUntilLive(timeoutMs = 90_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline && this.running) {
       const live = await this.request({ path: '/health/live', timeoutMs: 2_000 });
