@@ -1,6 +1,14 @@
 import { Client } from 'pg';
 import type { Response } from 'supertest';
-import { bearer, BlogBody, BlogInput, BLOGS, expectJsonError, expectUnauthorized, storedBlog } from './support/blog-api';
+import {
+  bearer,
+  BlogBody,
+  BlogInput,
+  BLOGS,
+  expectJsonError,
+  expectUnauthorized,
+  storedBlog,
+} from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
 import { E2E_ENV } from './support/test-database';
 
@@ -15,7 +23,11 @@ const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
 let counter = 0;
 function input(label = 'cond'): BlogInput {
   counter += 1;
-  return { title: `${label} title ${counter}`, content: `${label} content ${counter}`, author: `${label} author ${counter}` };
+  return {
+    title: `${label} title ${counter}`,
+    content: `${label} content ${counter}`,
+    author: `${label} author ${counter}`,
+  };
 }
 
 describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
@@ -61,7 +73,11 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       expect((await t.http.get(`${BLOGS}/${blog.id}`).expect(200)).headers.etag).toBe(updated.headers.etag);
 
       // Also an update with the same values makes a new version (the contract moves updatedAt too).
-      const same = await put(blog.id, { title: updated.body.title, content: updated.body.content, author: updated.body.author }).expect(200);
+      const same = await put(blog.id, {
+        title: updated.body.title,
+        content: updated.body.content,
+        author: updated.body.author,
+      }).expect(200);
       expect(same.headers.etag).not.toBe(updated.headers.etag);
       await expect(versionOf(blog.id)).resolves.toBe(3);
     });
@@ -84,7 +100,10 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
     let etag: string;
 
     beforeAll(async () => {
-      ({ blog: { id }, etag } = await create());
+      ({
+        blog: { id },
+        etag,
+      } = await create());
     });
 
     function expectNotModified(res: Response): void {
@@ -147,7 +166,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
     it('* → 200 (the blog exists); a list holding the current tag → 200', async () => {
       const { blog, etag } = await create();
       const first = await put(blog.id, input(), { 'If-Match': '*' }).expect(200);
-      await put(blog.id, input(), { 'If-Match': `${etag}, "x", ${first.headers.etag as string}` }).expect(200);
+      await put(blog.id, input(), { 'If-Match': `${etag}, "x", ${first.headers.etag}` }).expect(200);
       await expect(versionOf(blog.id)).resolves.toBe(3);
     });
 
@@ -189,7 +208,9 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       const stale = '"stale"';
 
       beforeAll(async () => {
-        ({ blog: { id } } = await create());
+        ({
+          blog: { id },
+        } = await create());
       });
 
       it('no token → 401', async () => {
@@ -239,9 +260,13 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   });
 
   describe('lost updates: 50 concurrent PUTs with the same If-Match', () => {
-    it('exactly one 200 and 49 × 412; the stored blog equals the winner\'s body, at version 2', async () => {
+    it("exactly one 200 and 49 × 412; the stored blog equals the winner's body, at version 2", async () => {
       const { blog, etag } = await create();
-      const bodies = Array.from({ length: 50 }, (_, i) => ({ title: `racer ${i}`, content: `content of racer ${i}`, author: `author ${i}` }));
+      const bodies = Array.from({ length: 50 }, (_, i) => ({
+        title: `racer ${i}`,
+        content: `content of racer ${i}`,
+        author: `author ${i}`,
+      }));
 
       const results = await Promise.all(bodies.map((body) => put(blog.id, body, { 'If-Match': etag })));
 
@@ -272,7 +297,11 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       try {
         await locker.query('BEGIN');
         await locker.query('SELECT 1 FROM blogs WHERE id = $1 FOR UPDATE', [blog.id]);
-        const bodies = Array.from({ length: racers }, (_, i) => ({ title: `locked racer ${i}`, content: `c ${i}`, author: `a ${i}` }));
+        const bodies = Array.from({ length: racers }, (_, i) => ({
+          title: `locked racer ${i}`,
+          content: `c ${i}`,
+          author: `a ${i}`,
+        }));
         const pending = Promise.all(bodies.map((body) => put(blog.id, body, { 'If-Match': etag })));
         let waiting = 0;
         for (let tries = 0; tries < 100 && waiting < racers; tries += 1) {

@@ -57,13 +57,24 @@ const percentile = (values: readonly number[], p: number): number => {
 };
 
 /** A POST whose body is sent in two halves: the first now, the second when `finish` is called. */
-function startSlowUpload(port: number, auth: string, body: BlogInput): { finish: () => void; result: Promise<Exchange> } {
+function startSlowUpload(
+  port: number,
+  auth: string,
+  body: BlogInput,
+): { finish: () => void; result: Promise<Exchange> } {
   const json = JSON.stringify(body);
   const cut = Math.floor(json.length / 2);
   const startedAt = Date.now();
   const req = httpRequest({
-    host: '127.0.0.1', port, method: 'POST', path: BLOGS,
-    headers: { Authorization: auth, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(json)) },
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: BLOGS,
+    headers: {
+      Authorization: auth,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(json)),
+    },
   });
   const result = new Promise<Exchange>((done) => {
     req.on('response', (res) => {
@@ -71,7 +82,9 @@ function startSlowUpload(port: number, auth: string, body: BlogInput): { finish:
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => done({ status: res.statusCode, text, startedAt, endedAt: Date.now() }));
     });
-    req.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message, text: '', startedAt, endedAt: Date.now() }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      done({ error: error.code ?? error.message, text: '', startedAt, endedAt: Date.now() }),
+    );
   });
   req.write(json.slice(0, cut));
   return { finish: () => req.end(json.slice(cut)), result };
@@ -94,7 +107,13 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
         for (let i = 0; loading; i += 1) {
           const exchange =
             i % 2 === 0
-              ? await service.request({ method: 'POST', path: BLOGS, body: blogInput(`steady ${w}-${i}`), headers: { Authorization: auth }, agent })
+              ? await service.request({
+                  method: 'POST',
+                  path: BLOGS,
+                  body: blogInput(`steady ${w}-${i}`),
+                  headers: { Authorization: auth },
+                  agent,
+                })
               : await service.request({ path: `${BLOGS}?limit=5`, agent });
           steady.push(exchange);
           if (exchange.startedAt > sigtermAt) break; // the service is going away: stop sending
@@ -120,7 +139,10 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
 
       // A new connection is not served: refused once the listener is closed, or reset when it was
       // still in the accept queue at that moment (the event loop may be busy when the signal comes).
-      expect({ status: refused.status, error: refused.error }).toEqual({ status: undefined, error: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/) });
+      expect({ status: refused.status, error: refused.error }).toEqual({
+        status: undefined,
+        error: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/),
+      });
       // Every request that started before the signal got its answer: 201 or 200, none failed.
       const inFlight = steady.filter((e) => e.startedAt < sigtermAt);
       expect(inFlight.length).toBeGreaterThan(10);
@@ -145,7 +167,10 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
       const after = await createTestApp({}, database);
       try {
         for (const body of slowBodies) {
-          const rows: unknown[] = await after.dataSource.query('SELECT 1 FROM blogs WHERE title = $1 AND content = $2 AND author = $3', [body.title, body.content, body.author]);
+          const rows: unknown[] = await after.dataSource.query(
+            'SELECT 1 FROM blogs WHERE title = $1 AND content = $2 AND author = $3',
+            [body.title, body.content, body.author],
+          );
           expect(rows).toHaveLength(1);
         }
       } finally {
@@ -159,14 +184,28 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
 
   it('a request that never completes is cut off at SHUTDOWN_TIMEOUT_MS: the process exits (code 1) within the bound instead of hanging', async () => {
     const database = await createTestDatabase();
-    const service = await ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, SHUTDOWN_TIMEOUT_MS: '1500', ...database.env });
+    const service = await ServiceProcess.start(mainJs, {
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      SHUTDOWN_TIMEOUT_MS: '1500',
+      ...database.env,
+    });
     try {
       await service.waitUntilLive();
       const stalled = httpRequest({
-        host: '127.0.0.1', port: service.port, method: 'POST', path: BLOGS,
-        headers: { Authorization: authorization('alice'), 'Content-Type': 'application/json', 'Content-Length': '1000' },
+        host: '127.0.0.1',
+        port: service.port,
+        method: 'POST',
+        path: BLOGS,
+        headers: {
+          Authorization: authorization('alice'),
+          'Content-Type': 'application/json',
+          'Content-Length': '1000',
+        },
       });
-      const stalledError = new Promise<string>((done) => stalled.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message)));
+      const stalledError = new Promise<string>((done) =>
+        stalled.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message)),
+      );
       stalled.write('{"title":'); // and never the rest
       await sleep(300);
       const sigtermAt = Date.now();
@@ -188,7 +227,8 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
 // Skipped (and said so in the test name and on stderr) only when the PostgreSQL binaries are not
 // installed; any other problem making the cluster fails the tests.
 const clusterUnavailable = throwawayClusterUnavailableReason();
-if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaway-cluster tests: ${clusterUnavailable}\n`);
+if (clusterUnavailable !== undefined)
+  process.stderr.write(`SKIPPING the throwaway-cluster tests: ${clusterUnavailable}\n`);
 
 (clusterUnavailable === undefined ? describe : describe.skip)(
   `a PostgreSQL cluster of the test's own (initdb / pg_ctl)${clusterUnavailable === undefined ? '' : ` — SKIPPED: ${clusterUnavailable}`}`,
@@ -213,7 +253,11 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
         // The test holds the lock first, so both replicas are certain to reach it while it is taken.
         await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
         replicas.push(
-          ...(await Promise.all([0, 1].map(() => ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url })))),
+          ...(await Promise.all(
+            [0, 1].map(() =>
+              ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
+            ),
+          )),
         );
         let waiting = 0;
         for (let tries = 0; tries < 300 && waiting < 2; tries += 1) {
@@ -227,21 +271,33 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
         }
         expect(waiting).toBe(2);
         // Nothing ran while the lock was held.
-        const { rows: before } = await holder.query<{ table: string | null }>(`SELECT to_regclass('typeorm_migrations')::text AS table`);
+        const { rows: before } = await holder.query<{ table: string | null }>(
+          `SELECT to_regclass('typeorm_migrations')::text AS table`,
+        );
         expect(before[0].table).toBeNull();
 
         await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
         await Promise.all(replicas.map((replica) => replica.waitUntilLive()));
 
-        const { rows: applied } = await holder.query<{ name: string }>('SELECT name FROM typeorm_migrations ORDER BY id');
-        expect(applied.map((row) => row.name)).toEqual([expect.stringMatching(/^CreateBlogs\d+$/), expect.stringMatching(/^AddBlogVersion\d+$/)]);
+        const { rows: applied } = await holder.query<{ name: string }>(
+          'SELECT name FROM typeorm_migrations ORDER BY id',
+        );
+        expect(applied.map((row) => row.name)).toEqual([
+          expect.stringMatching(/^CreateBlogs\d+$/),
+          expect.stringMatching(/^AddBlogVersion\d+$/),
+        ]);
         const outputs = replicas.map((replica) => replica.output());
         expect(outputs.filter((output) => /Applied 2 migration\(s\)/.test(output))).toHaveLength(1);
         expect(outputs.filter((output) => /No pending migrations/.test(output))).toHaveLength(1);
         for (const output of outputs) expect(output).not.toMatch(/Retrying|Unable to connect|ERROR/);
 
         // Both serve the same data.
-        const created = await replicas[0].request({ method: 'POST', path: BLOGS, body: blogInput('replica'), headers: { Authorization: authorization('alice') } });
+        const created = await replicas[0].request({
+          method: 'POST',
+          path: BLOGS,
+          body: blogInput('replica'),
+          headers: { Authorization: authorization('alice') },
+        });
         expect(created.status).toBe(201);
         const id = (JSON.parse(created.text) as { id: number }).id;
         await expect(replicas[1].request({ path: `${BLOGS}/${id}` })).resolves.toMatchObject({ status: 200 });
@@ -254,7 +310,11 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
     it('the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost', async () => {
       const pg = cluster;
       const url = await pg.createDatabase('blog_faults');
-      const service = await ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url });
+      const service = await ServiceProcess.start(mainJs, {
+        NODE_ENV: 'production',
+        JWT_SECRET: SECRET,
+        DATABASE_URL: url,
+      });
       const auth = authorization('alice');
       const agent = new Agent({ keepAlive: true, maxSockets: 6 });
       let loading = true;
@@ -271,7 +331,13 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
             const step = i % 3;
             if (step === 0 || mine.length === 0) {
               const body = blogInput(`w${w} #${i}`);
-              const exchange = await service.request({ method: 'POST', path: BLOGS, body, headers: { Authorization: auth }, agent });
+              const exchange = await service.request({
+                method: 'POST',
+                path: BLOGS,
+                body,
+                headers: { Authorization: auth },
+                agent,
+              });
               exchanges.push({ op: 'create', exchange });
               if (exchange.status === 201) {
                 const id = (JSON.parse(exchange.text) as { id: number }).id;
@@ -285,7 +351,13 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
             } else {
               const id = mine[i % mine.length];
               const body = blogInput(`w${w} #${i} updated`);
-              const exchange = await service.request({ method: 'PUT', path: `${BLOGS}/${id}`, body, headers: { Authorization: auth }, agent });
+              const exchange = await service.request({
+                method: 'PUT',
+                path: `${BLOGS}/${id}`,
+                body,
+                headers: { Authorization: auth },
+                agent,
+              });
               exchanges.push({ op: 'update', exchange });
               const record = blogs.get(id) as { acked: BlogInput; unacknowledged: BlogInput[] };
               if (exchange.status === 200) {
@@ -329,7 +401,9 @@ if (clusterUnavailable !== undefined) process.stderr.write(`SKIPPING the throwaw
         // While the database was down: every request 503, the contract body, Retry-After, within 5 s.
         const outage = all.filter((e) => e.startedAt >= stopped && e.endedAt <= startStarted);
         expect(outage.length).toBeGreaterThan(20);
-        expect(outage.filter((e) => !isContractError(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after'])))).toEqual([]);
+        expect(
+          outage.filter((e) => !isContractError(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after']))),
+        ).toEqual([]);
         expect(readyDuringOutage.map((e) => e.status)).toEqual([503, 503, 503, 503]);
         expect(liveDuringOutage.map((e) => e.status)).toEqual([200, 200, 200, 200]);
 

@@ -15,7 +15,11 @@ async function startServer(slowMs: number): Promise<{ server: Server; port: numb
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-function fetchText(port: number, path: string, agent: Agent): Promise<{ status?: number; connection?: string; error?: string }> {
+function fetchText(
+  port: number,
+  path: string,
+  agent: Agent,
+): Promise<{ status?: number; connection?: string; error?: string }> {
   return new Promise((resolve) => {
     get({ host: '127.0.0.1', port, path, agent }, (response) => {
       response.resume();

@@ -33,7 +33,10 @@ const IDLE_SWEEP_MS = 10;
 export function drainHttpServer(server: Server, timeoutMs: number): Promise<DrainResult> {
   const started = Date.now();
   // A request already on a kept-alive connection is served, but its connection closed afterwards.
-  const closeAfterResponse = (_request: unknown, response: { headersSent: boolean; setHeader(name: string, value: string): unknown }): void => {
+  const closeAfterResponse = (
+    _request: unknown,
+    response: { headersSent: boolean; setHeader(name: string, value: string): unknown },
+  ): void => {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   };
   server.prependListener('request', closeAfterResponse);
@@ -104,13 +107,20 @@ export function enableGracefulShutdown(app: INestApplication, options: GracefulS
       logger.error(`Shutdown did not finish within ${timeoutMs + CLOSE_GRACE_MS} ms; exiting`, undefined, 'Shutdown');
       exit(1);
     }, timeoutMs + CLOSE_GRACE_MS).unref();
-    logger.log(`${signal} received: no new connections; waiting up to ${timeoutMs} ms for requests in flight`, 'Shutdown');
+    logger.log(
+      `${signal} received: no new connections; waiting up to ${timeoutMs} ms for requests in flight`,
+      'Shutdown',
+    );
     let code = 0;
     try {
       const drained = await drainHttpServer(server, timeoutMs);
       if (drained.cut > 0) {
         code = 1;
-        logger.error(`${drained.cut} connection(s) still busy after ${timeoutMs} ms were cut off`, undefined, 'Shutdown');
+        logger.error(
+          `${drained.cut} connection(s) still busy after ${timeoutMs} ms were cut off`,
+          undefined,
+          'Shutdown',
+        );
       } else {
         logger.log(`Requests in flight finished in ${drained.ms} ms`, 'Shutdown');
       }

@@ -14,8 +14,18 @@ const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 
 /** Every variable the service reads, plus what could change how node behaves: dropped from the runner's environment. */
 const INHERITED_TO_DROP = [
-  'NODE_ENV', 'PORT', 'DATABASE_URL', 'DATA_DIR', 'JWT_SECRET', 'JWT_ISSUER', 'JWT_AUDIENCE',
-  'READS_REQUIRE_AUTH', 'SHUTDOWN_TIMEOUT_MS', 'NODE_OPTIONS', 'E2E_SERVER_URL', 'E2E_DATABASE_PREFIX',
+  'NODE_ENV',
+  'PORT',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'JWT_SECRET',
+  'JWT_ISSUER',
+  'JWT_AUDIENCE',
+  'READS_REQUIRE_AUTH',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NODE_OPTIONS',
+  'E2E_SERVER_URL',
+  'E2E_DATABASE_PREFIX',
 ];
 
 const scratchDirs: string[] = [];
@@ -136,14 +146,20 @@ export class ServiceProcess {
     for (const [name, value] of Object.entries({ ...vars, PORT: String(port) })) {
       if (value !== undefined) env[name] = value;
     }
-    const child = spawn(process.execPath, [mainJs], { cwd: scratchDir(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [mainJs], {
+      cwd: scratchDir(),
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     return new ServiceProcess(child, port);
   }
 
   /** Everything the process wrote to stdout and stderr so far, without colour codes. */
   output(): string {
-    return this.log.replace(/\x1b\[[0-9;]*m/g, '');
+    // ANSI colour sequences (ESC [ … m) of Nest's logger.
+    return this.log.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
   }
 
   get running(): boolean {
@@ -188,7 +204,14 @@ export class ServiceProcess {
         done({ ...result, startedAt, endedAt: Date.now() });
       };
       const req = httpRequest(
-        { host: '127.0.0.1', port: this.port, method: options.method ?? 'GET', path: options.path, headers, agent: options.agent },
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: options.method ?? 'GET',
+          path: options.path,
+          headers,
+          agent: options.agent,
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -197,7 +220,9 @@ export class ServiceProcess {
           res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message, text }));
         },
       );
-      req.setTimeout(options.timeoutMs ?? 15_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+      req.setTimeout(options.timeoutMs ?? 15_000, () =>
+        req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })),
+      );
       req.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message, text: '' }));
       req.end(payload);
     });

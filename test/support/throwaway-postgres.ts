@@ -27,7 +27,8 @@ function findPostgresBin(): string | undefined {
 /** uid and gid of the `postgres` user, or undefined when there is none. */
 function postgresUser(): { uid: number; gid: number } | undefined {
   try {
-    const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const id = (flag: string): number =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     return undefined;
@@ -40,7 +41,8 @@ function postgresUser(): { uid: number; gid: number } | undefined {
  */
 export function throwawayClusterUnavailableReason(): string | undefined {
   if (findPostgresBin() === undefined) return `no initdb/pg_ctl under ${PACKAGE_ROOT}/*/bin`;
-  if (userInfo().uid === 0 && postgresUser() === undefined) return 'running as root and there is no postgres user to run initdb as';
+  if (userInfo().uid === 0 && postgresUser() === undefined)
+    return 'running as root and there is no postgres user to run initdb as';
   return undefined;
 }
 
@@ -69,7 +71,17 @@ export class ThrowawayCluster {
       runAs = 'postgres';
     }
     const cluster = new ThrowawayCluster(bin, dir, runAs, await freePort());
-    await cluster.exec('initdb', ['-D', cluster.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await cluster.exec('initdb', [
+      '-D',
+      cluster.dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
     await cluster.start();
     return cluster;
   }
@@ -93,8 +105,15 @@ export class ThrowawayCluster {
   /** Starts the server and waits until it accepts connections (`pg_ctl start -w`). */
   async start(): Promise<void> {
     await this.exec('pg_ctl', [
-      '-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+      '-D',
+      this.dataDir,
+      '-l',
+      join(this.dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
       'start',
     ]);
   }
