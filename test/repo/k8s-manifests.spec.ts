@@ -144,6 +144,19 @@ describe('deploy/k8s manifests', () => {
     expect((configMap.data as Record<string, string>).NODE_ENV).toBe('production');
   });
 
+  it('the grace period covers the preStop pause and the drain (SHUTDOWN_TIMEOUT_MS) with room to close', () => {
+    const grace = (pod as PodSpec & { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30;
+    const preStop = (
+      container as Container & { lifecycle?: { preStop?: { exec?: { command: string[] } } } }
+    ).lifecycle?.preStop?.exec?.command.join(' ');
+    const pauseMs = Number(/setTimeout\([^,]+,\s*(\d+)\)/.exec(preStop ?? '')?.[1] ?? 0);
+    const drainMs = Number((only('ConfigMap').data as Record<string, string>).SHUTDOWN_TIMEOUT_MS);
+
+    expect(pauseMs).toBeGreaterThan(0);
+    expect(drainMs).toBeGreaterThan(0);
+    expect(grace * 1000).toBeGreaterThanOrEqual(pauseMs + drainMs + 5_000);
+  });
+
   it('Service selects the pods and targets the named container port', () => {
     const service = only('Service').spec as { selector: Record<string, string>; ports: { targetPort: string }[] };
     expect(matches(service.selector, podLabels)).toBe(true);
