@@ -3,7 +3,7 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateBlogs1795323623852 } from '../src/database/migrations/1795323623852-CreateBlogs';
 import { BLOGS, BODY, bearer, BlogListBody } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
-import { createTestDatabase } from './support/test-database';
+import { createTestDatabase, E2E_ENV } from './support/test-database';
 
 // The list's `total` comes from a counter kept by triggers in the writing transaction, not from
 // count(*): it must equal count(*) after every kind of write, concurrent ones included.
@@ -63,6 +63,21 @@ describe('list total: the trigger-kept counter (e2e)', () => {
 
     await t.dataSource.query('TRUNCATE blogs');
     await expect(totalAndCount()).resolves.toEqual({ total: 0, count: 0 });
+  });
+});
+
+describe('database connections (e2e, PostgreSQL server only)', () => {
+  // JIT compilation made the list statement ~30x slower at a million blogs; PGlite has no JIT.
+  const onServer = process.env[E2E_ENV.serverUrl] ? it : it.skip;
+
+  onServer('run without JIT', async () => {
+    const t = await createTestApp();
+    try {
+      const rows: { jit: string }[] = await t.dataSource.query('SHOW jit');
+      expect(rows[0].jit).toBe('off');
+    } finally {
+      await t.close();
+    }
   });
 });
 
