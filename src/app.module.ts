@@ -4,9 +4,10 @@ import { BlogsModule } from './blogs/blogs.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
 
-/** The application: configuration, database, authentication, health and the blog resource. */
+/** The application: configuration, logging, database, authentication, health and the blog resource. */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, AuthModule, HealthModule, BlogsModule],
+  imports: [AppConfigModule, LoggingModule, DatabaseModule, AuthModule, HealthModule, BlogsModule],
 })
 export class AppModule {}

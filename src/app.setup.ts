@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
+import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { classifyUnreadBody, isJsonContentType, noteEmptyJsonBody } from './common/pipes/json-body.pipe';
 
 /** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
@@ -36,7 +37,7 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
 
 /**
  * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
- * JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
+ * request logging, JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
  * validation pipes and the error filter. Call it before `app.init()` / `app.listen()`.
  *
  * Only UTF-8 JSON bodies are read (see `isJsonContentType`); anything else is left unread and
@@ -44,6 +45,9 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
  * checks (after the token and the id) instead of the parser answering it before routing.
  */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
+  // First, so that every request is logged and gets its X-Request-Id, also one answered while
+  // its body is read (413, malformed JSON) or one that matches no route.
+  app.use(app.get<HttpLogger>(HTTP_LOGGER));
   app.disable('x-powered-by');
   // Express's default weak ETag hashes every response body; nothing here asks for it.
   app.set('etag', false);

@@ -32,6 +32,7 @@ const INHERITED_TO_DROP = [
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
+  'LOG_LEVEL',
   'NODE_OPTIONS',
   'E2E_SERVER_URL',
   'E2E_DATABASE_PREFIX',
@@ -225,6 +226,7 @@ describe('start-up with a bad configuration', () => {
     { name: 'PORT=70000', spoil: { PORT: '70000' }, variable: 'PORT' },
     { name: 'PORT=-1', spoil: { PORT: '-1' }, variable: 'PORT' },
     { name: 'READS_REQUIRE_AUTH=maybe', spoil: { READS_REQUIRE_AUTH: 'maybe' }, variable: 'READS_REQUIRE_AUTH' },
+    { name: 'LOG_LEVEL=verbose', spoil: { LOG_LEVEL: 'verbose' }, variable: 'LOG_LEVEL' },
     { name: 'DATABASE_URL=mysql://x', spoil: { DATABASE_URL: 'mysql://x' }, variable: 'DATABASE_URL' },
     { name: 'JWT_SECRET too short (16 bytes)', spoil: { JWT_SECRET: 'only-16-bytes-xx' }, variable: 'JWT_SECRET' },
     { name: 'JWT_SECRET of 31 bytes', spoil: { JWT_SECRET: 'x'.repeat(31) }, variable: 'JWT_SECRET' },
@@ -328,7 +330,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
     expect(exit.stdout).not.toMatch(/token/i);
   });
 
-  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build)', async () => {
+  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
     const port = await freePort();
     const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
     const output = collectOutput(child);
@@ -340,6 +342,21 @@ describe('npm run start:prod (the built service, production mode)', () => {
         output: '',
       });
       expect(output()).not.toMatch(/token/i);
+
+      // Production logs are JSON lines, one per request (written asynchronously: wait for it).
+      await httpCall(port, 'GET', '/health/live?probe=1');
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline && !output().includes('"url":"/health/live"')) await new Promise((r) => setTimeout(r, 50));
+      const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records).toContainEqual(expect.objectContaining({ context: 'Bootstrap', msg: expect.stringMatching(/^Listening on port \d+/) }));
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          req: { id: expect.any(String), method: 'GET', url: '/health/live' },
+          res: { statusCode: 200 },
+          route: '/health/live',
+          responseTime: expect.any(Number),
+        }),
+      );
     } finally {
       kill(child, 'SIGTERM');
     }

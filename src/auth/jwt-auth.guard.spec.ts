@@ -44,6 +44,7 @@ function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; au
     database: { url: undefined, dataDir: './data' },
     jwt: { secret: SECRET, secretGenerated: false, issuer: overrides.issuer, audience: overrides.audience },
     readsRequireAuth: overrides.readsRequireAuth ?? false,
+    logLevel: 'silent',
   };
 }
 

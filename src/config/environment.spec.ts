@@ -65,6 +65,7 @@ describe('loadAppConfig', () => {
         JWT_ISSUER: 'https://idp.example',
         JWT_AUDIENCE: 'blog-service',
         READS_REQUIRE_AUTH: 'true',
+        LOG_LEVEL: 'warn',
       });
 
       expect(config).toEqual({
@@ -73,7 +74,20 @@ describe('loadAppConfig', () => {
         database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
         jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
         readsRequireAuth: true,
+        logLevel: 'warn',
       });
+    });
+
+    it('LOG_LEVEL defaults to info, and to silent when NODE_ENV=test; an empty value is unset', () => {
+      expect(loadAppConfig({}).logLevel).toBe('info');
+      expect(loadAppConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET_32 }).logLevel).toBe('info');
+      expect(loadAppConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+      expect(loadAppConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+      expect(loadAppConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
+    });
+
+    it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+      expect(loadAppConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
     });
 
     it('accepts postgresql:// URLs', () => {
@@ -135,6 +149,8 @@ describe('loadAppConfig', () => {
       ['DATABASE_URL', 'postgres://'],
       ['NODE_ENV', 'staging'],
       ['DATA_DIR', ''],
+      ['LOG_LEVEL', 'verbose'],
+      ['LOG_LEVEL', 'INFO'],
     ])('%s=%p', (variable, value) => {
       const error = configError({ [variable]: value });
 

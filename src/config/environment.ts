@@ -20,6 +20,10 @@ import { parseCanonicalInteger } from '../common/canonical-integer';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
+/** pino's levels plus `silent` (logs nothing), as `LOG_LEVEL` accepts them. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Minimum HS256 key length in bytes (RFC 7518 §3.2: a key at least as long as the hash output). */
 export const MIN_JWT_SECRET_BYTES = 32;
 
@@ -82,6 +86,11 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean({ message: 'READS_REQUIRE_AUTH must be "true" or "false"' })
   readonly READS_REQUIRE_AUTH: boolean = false;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  readonly LOG_LEVEL?: LogLevel;
 }
 
 /** Where the data lives: what `buildDataSourceOptions` needs, from `DATABASE_URL` and `DATA_DIR`. */
@@ -105,6 +114,8 @@ export interface AppConfig {
     readonly audience?: string;
   };
   readonly readsRequireAuth: boolean;
+  /** Lowest level written; `LOG_LEVEL`, by default `info`, and `silent` when `NODE_ENV=test`. */
+  readonly logLevel: LogLevel;
 }
 
 /** A configuration value was missing or invalid; `message` is one line naming the variable. */
@@ -147,6 +158,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       audience: vars.JWT_AUDIENCE,
     },
     readsRequireAuth: vars.READS_REQUIRE_AUTH,
+    // Tests read responses, not logs: a test that checks the logs sets LOG_LEVEL itself.
+    logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
   };
 }
 
@@ -192,6 +205,7 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
+  'LOG_LEVEL',
 ];
 
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
