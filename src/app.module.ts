@@ -5,9 +5,10 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
-/** The application: configuration, logging, database, authentication, health and the blog resource. */
+/** The application: configuration, logging, database, authentication, abuse limits, health and the blog resource. */
 @Module({
-  imports: [AppConfigModule, LoggingModule, DatabaseModule, AuthModule, HealthModule, BlogsModule],
+  imports: [AppConfigModule, LoggingModule, DatabaseModule, AuthModule, RateLimitModule, HealthModule, BlogsModule],
 })
 export class AppModule {}

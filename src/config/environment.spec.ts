@@ -66,6 +66,14 @@ describe('loadAppConfig', () => {
         JWT_AUDIENCE: 'blog-service',
         READS_REQUIRE_AUTH: 'true',
         LOG_LEVEL: 'warn',
+        RATE_LIMIT_ENABLED: 'false',
+        RATE_LIMIT_WINDOW_SECONDS: '10',
+        RATE_LIMIT_READS: '100',
+        RATE_LIMIT_WRITES: '5',
+        REDIS_URL: 'redis://cache:6379/0',
+        RATE_LIMIT_REDIS_PREFIX: 'blogs:rl:',
+        TRUST_PROXY: '1',
+        CORS_ORIGINS: 'https://app.example, http://localhost:5173',
       });
 
       expect(config).toEqual({
@@ -75,7 +83,44 @@ describe('loadAppConfig', () => {
         jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
         readsRequireAuth: true,
         logLevel: 'warn',
+        rateLimit: {
+          enabled: false,
+          windowSeconds: 10,
+          reads: 100,
+          writes: 5,
+          redisUrl: 'redis://cache:6379/0',
+          redisPrefix: 'blogs:rl:',
+        },
+        trustProxy: 1,
+        corsOrigins: ['https://app.example', 'http://localhost:5173'],
       });
+    });
+
+    it('rate limits default to on, 6000 reads and 600 writes per 60 s, in memory; TRUST_PROXY off; CORS closed', () => {
+      const config = loadAppConfig({});
+      expect(config.rateLimit).toEqual({
+        enabled: true,
+        windowSeconds: 60,
+        reads: 6000,
+        writes: 600,
+        redisUrl: undefined,
+        redisPrefix: 'blog-service:rate-limit:',
+      });
+      expect(config.trustProxy).toBe(false);
+      expect(config.corsOrigins).toEqual([]);
+      expect(loadAppConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+      expect(loadAppConfig({ REDIS_URL: '' }).rateLimit.redisUrl).toBeUndefined();
+    });
+
+    it.each<[string, unknown]>([
+      ['true', true],
+      ['false', false],
+      ['0', 0],
+      ['2', 2],
+      ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7', ['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']],
+    ])('TRUST_PROXY=%p is %p for Express', (value, expected) => {
+      expect(loadAppConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
     });
 
     it('LOG_LEVEL defaults to info, and to silent when NODE_ENV=test; an empty value is unset', () => {
@@ -151,6 +196,22 @@ describe('loadAppConfig', () => {
       ['DATA_DIR', ''],
       ['LOG_LEVEL', 'verbose'],
       ['LOG_LEVEL', 'INFO'],
+      ['RATE_LIMIT_ENABLED', 'off'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '0'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '86401'],
+      ['RATE_LIMIT_READS', '0'],
+      ['RATE_LIMIT_READS', '1e3'],
+      ['RATE_LIMIT_WRITES', '-1'],
+      ['RATE_LIMIT_WRITES', '1000001'],
+      ['REDIS_URL', 'http://cache:6379'],
+      ['RATE_LIMIT_REDIS_PREFIX', 'has space'],
+      ['TRUST_PROXY', 'yes'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '10.0.0.300'],
+      ['TRUST_PROXY', 'loopback,'],
+      ['CORS_ORIGINS', '*'],
+      ['CORS_ORIGINS', 'https://app.example/path'],
+      ['CORS_ORIGINS', 'app.example'],
     ])('%s=%p', (variable, value) => {
       const error = configError({ [variable]: value });
 

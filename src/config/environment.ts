@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -31,6 +33,48 @@ const toBoolean = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 
 const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+
+/** Splits a comma-separated list, trimming each item and dropping empty ones. */
+const toList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value;
+
+/** Largest rate-limit window, in seconds (one day). */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+/** Largest request budget per window (beyond it, turn limits off with RATE_LIMIT_ENABLED=false). */
+export const MAX_RATE_LIMIT = 1_000_000;
+
+/**
+ * Express `trust proxy` values accepted from `TRUST_PROXY`: `false` (the client address is the
+ * TCP peer; `X-Forwarded-For` is ignored), `true` (the left-most `X-Forwarded-For` address is
+ * believed), a number of proxy hops, or a comma-separated list of addresses, CIDR subnets and the
+ * names `loopback`, `linklocal`, `uniquelocal` of the proxies to trust.
+ */
+export type TrustProxy = boolean | number | readonly string[];
+
+const TRUSTED_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Whether `item` is an address, a CIDR subnet or one of Express's proxy names. */
+function isTrustedProxyItem(item: string): boolean {
+  if (TRUSTED_PROXY_NAMES.has(item)) return true;
+  const [address, bits, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^(0|[1-9][0-9]?|1[01][0-9]|12[0-8])$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** `TRUST_PROXY` → the Express setting, or undefined when the value is not one of the forms. */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^(0|[1-9][0-9]{0,1})$/.test(value)) return Number(value);
+  const items = value.split(',').map((item) => item.trim());
+  return items.length > 0 && items.every(isTrustedProxyItem) ? items : undefined;
+}
+
+/** A browser origin as the `Origin` header carries it: scheme, host and optional port, no path. */
+const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
 
 /**
  * class-validator group of the variables the database connection needs. {@link loadDatabaseConfig}
@@ -91,6 +135,53 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   readonly LOG_LEVEL?: LogLevel;
+
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'RATE_LIMIT_ENABLED must be "true" or "false"' })
+  readonly RATE_LIMIT_ENABLED: boolean = true;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}` })
+  @Min(1, { message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}` })
+  @Max(MAX_RATE_LIMIT_WINDOW_SECONDS, {
+    message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}`,
+  })
+  readonly RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Min(1, { message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Max(MAX_RATE_LIMIT, { message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  readonly RATE_LIMIT_READS: number = 6_000;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Min(1, { message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Max(MAX_RATE_LIMIT, { message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  readonly RATE_LIMIT_WRITES: number = 600;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  readonly REDIS_URL?: string;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9:._-]{1,64}$/, {
+    message: 'RATE_LIMIT_REDIS_PREFIX must be 1–64 characters of letters, digits and : . _ -',
+  })
+  readonly RATE_LIMIT_REDIS_PREFIX: string = 'blog-service:rate-limit:';
+
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (parseTrustProxy(value.trim()) ?? null) : value))
+  @IsDefined({
+    message:
+      'TRUST_PROXY must be true, false, a number of hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal, uniquelocal',
+  })
+  readonly TRUST_PROXY: TrustProxy = false;
+
+  @Transform(toList)
+  @IsString({ each: true })
+  @Matches(ORIGIN, { each: true, message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example' })
+  readonly CORS_ORIGINS: readonly string[] = [];
 }
 
 /** Where the data lives: what `buildDataSourceOptions` needs, from `DATABASE_URL` and `DATA_DIR`. */
@@ -116,6 +207,26 @@ export interface AppConfig {
   readonly readsRequireAuth: boolean;
   /** Lowest level written; `LOG_LEVEL`, by default `info`, and `silent` when `NODE_ENV=test`. */
   readonly logLevel: LogLevel;
+  readonly rateLimit: RateLimitConfig;
+  /** Express `trust proxy`: whose `X-Forwarded-For` is believed for the client address. */
+  readonly trustProxy: TrustProxy;
+  /** Origins allowed to call the API from a browser (CORS); empty: none. */
+  readonly corsOrigins: readonly string[];
+}
+
+/** Abuse limits: reads per client address, writes per token subject, each per window. */
+export interface RateLimitConfig {
+  readonly enabled: boolean;
+  /** Window length, in seconds. */
+  readonly windowSeconds: number;
+  /** Reads (GET, HEAD) one client address may make per window. */
+  readonly reads: number;
+  /** Writes (POST, PUT, …) one token `sub` may make per window. */
+  readonly writes: number;
+  /** Counters live here when set (shared by every replica), else in the process's memory. */
+  readonly redisUrl?: string;
+  /** Prefix of every Redis key of the counters. */
+  readonly redisPrefix: string;
 }
 
 /** A configuration value was missing or invalid; `message` is one line naming the variable. */
@@ -160,6 +271,16 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     readsRequireAuth: vars.READS_REQUIRE_AUTH,
     // Tests read responses, not logs: a test that checks the logs sets LOG_LEVEL itself.
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
+    rateLimit: {
+      enabled: vars.RATE_LIMIT_ENABLED,
+      windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS,
+      reads: vars.RATE_LIMIT_READS,
+      writes: vars.RATE_LIMIT_WRITES,
+      redisUrl: vars.REDIS_URL,
+      redisPrefix: vars.RATE_LIMIT_REDIS_PREFIX,
+    },
+    trustProxy: vars.TRUST_PROXY,
+    corsOrigins: vars.CORS_ORIGINS,
   };
 }
 
@@ -206,6 +327,14 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
   'LOG_LEVEL',
+  'RATE_LIMIT_ENABLED',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'RATE_LIMIT_READS',
+  'RATE_LIMIT_WRITES',
+  'REDIS_URL',
+  'RATE_LIMIT_REDIS_PREFIX',
+  'TRUST_PROXY',
+  'CORS_ORIGINS',
 ];
 
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
