@@ -41,7 +41,7 @@ describe('loadAppConfig', () => {
 
       expect(config.jwt.secretGenerated).toBe(true);
       expect(typeof config.jwt.secret).toBe('string');
-      expect(Buffer.byteLength(config.jwt.secret, 'utf8')).toBeGreaterThanOrEqual(MIN_JWT_SECRET_BYTES);
+      expect(Buffer.byteLength(config.jwt.secret ?? '', 'utf8')).toBeGreaterThanOrEqual(MIN_JWT_SECRET_BYTES);
       expect(MIN_JWT_SECRET_BYTES).toBe(32);
     });
 
@@ -80,7 +80,14 @@ describe('loadAppConfig', () => {
         nodeEnv: 'production',
         port: 8080,
         database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
-        jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
+        jwt: {
+          secret: SECRET_32,
+          secretGenerated: false,
+          issuer: 'https://idp.example',
+          audience: 'blog-service',
+          jwksUri: undefined,
+          algorithms: ['HS256'],
+        },
         readsRequireAuth: true,
         logLevel: 'warn',
         rateLimit: {
@@ -244,6 +251,52 @@ describe('loadAppConfig', () => {
       const secret = 'tooshort-s3cr3t';
       expect(configError({ JWT_SECRET: secret }).message).not.toContain(secret);
     });
+  });
+});
+
+describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
+  const JWKS = 'https://idp.example/.well-known/jwks.json';
+
+  it('HS256 only, with JWT_SECRET alone (the default)', () => {
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32 }).jwt).toEqual({
+      secret: SECRET_32,
+      secretGenerated: false,
+      issuer: undefined,
+      audience: undefined,
+      jwksUri: undefined,
+      algorithms: ['HS256'],
+    });
+    expect(loadAppConfig({}).jwt.algorithms).toEqual(['HS256']);
+  });
+
+  it('RS256 and ES256 with JWT_JWKS_URI alone: no secret is made, none is needed in production', () => {
+    const config = loadAppConfig({ NODE_ENV: 'production', JWT_JWKS_URI: JWKS });
+    expect(config.jwt).toEqual({
+      secret: undefined,
+      secretGenerated: false,
+      issuer: undefined,
+      audience: undefined,
+      jwksUri: JWKS,
+      algorithms: ['RS256', 'ES256'],
+    });
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS }).jwt.secret).toBeUndefined();
+  });
+
+  it('both: HS256, RS256 and ES256; JWT_ALGORITHMS narrows (duplicates and spaces ignored)', () => {
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS }).jwt.algorithms).toEqual(['HS256', 'RS256', 'ES256']);
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: ' RS256 , RS256' }).jwt.algorithms).toEqual(['RS256']);
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'ES256,PS256' }).jwt.algorithms).toEqual(['ES256', 'PS256']);
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_ALGORITHMS: '' }).jwt.algorithms).toEqual(['HS256']);
+  });
+
+  it.each<[string, NodeJS.ProcessEnv, string]>([
+    ['an HMAC algorithm without JWT_SECRET', { JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'HS256' }, 'JWT_ALGORITHMS'],
+    ['a public-key algorithm without JWT_JWKS_URI', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'RS256' }, 'JWT_ALGORITHMS'],
+    ['an unknown algorithm', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'HS256,none' }, 'JWT_ALGORITHMS'],
+    ['a JWKS URI that is no http(s) URL', { JWT_JWKS_URI: 'ftp://idp.example/jwks' }, 'JWT_JWKS_URI'],
+    ['production with neither JWT_SECRET nor JWT_JWKS_URI', { NODE_ENV: 'production' }, 'JWT_SECRET'],
+  ])('rejects %s with one line naming the variable', (_name, env, variable) => {
+    expectOneLineNaming(configError(env), variable);
   });
 });
 

@@ -26,6 +26,29 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * JWS algorithms `JWT_ALGORITHMS` may list (RFC 7518 §3.1): HMAC ones verify with `JWT_SECRET`,
+ * the others with the identity provider's public keys from `JWT_JWKS_URI`.
+ */
+export const JWT_ALGORITHMS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+/** Whether `algorithm` is an HMAC one (a shared secret), as opposed to a public-key one. */
+export const isHmacAlgorithm = (algorithm: string): boolean => algorithm.startsWith('HS');
+
 /** Minimum HS256 key length in bytes (RFC 7518 §3.2: a key at least as long as the hash output). */
 export const MIN_JWT_SECRET_BYTES = 32;
 
@@ -119,6 +142,16 @@ export class EnvironmentVariables {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'JWT_JWKS_URI must be an http:// or https:// URL' })
+  readonly JWT_JWKS_URI?: string;
+
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : toList({ value })))
+  @IsOptional()
+  @IsIn(JWT_ALGORITHMS, { each: true, message: `JWT_ALGORITHMS must be a comma-separated list of ${JWT_ALGORITHMS.join(', ')}` })
+  readonly JWT_ALGORITHMS?: readonly JwtAlgorithm[];
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @IsString()
   readonly JWT_ISSUER?: string;
 
@@ -197,13 +230,7 @@ export interface AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly port: number;
   readonly database: DatabaseConfig;
-  readonly jwt: {
-    readonly secret: string;
-    /** True when no `JWT_SECRET` was given and a random one was made for this process. */
-    readonly secretGenerated: boolean;
-    readonly issuer?: string;
-    readonly audience?: string;
-  };
+  readonly jwt: JwtConfig;
   readonly readsRequireAuth: boolean;
   /** Lowest level written; `LOG_LEVEL`, by default `info`, and `silent` when `NODE_ENV=test`. */
   readonly logLevel: LogLevel;
@@ -212,6 +239,20 @@ export interface AppConfig {
   readonly trustProxy: TrustProxy;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
   readonly corsOrigins: readonly string[];
+}
+
+/** How bearer tokens are verified. */
+export interface JwtConfig {
+  /** HMAC key (`JWT_SECRET`); undefined when only the identity provider's keys are used. */
+  readonly secret?: string;
+  /** True when no `JWT_SECRET` was given and a random one was made for this process. */
+  readonly secretGenerated: boolean;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Where the identity provider publishes its public keys (a JWK Set, RFC 7517 §5). */
+  readonly jwksUri?: string;
+  /** The only algorithms accepted (RFC 8725 §3.1); never empty. */
+  readonly algorithms: readonly JwtAlgorithm[];
 }
 
 /** Abuse limits: reads per client address, writes per token subject, each per window. */
@@ -243,31 +284,20 @@ const firstMessage = (error: ValidationError): string => {
  * Validates the environment and builds the typed configuration.
  *
  * @param env - usually `process.env`; unknown variables are ignored.
- * @returns the configuration; in development and test a missing `JWT_SECRET` is replaced by 32
- *   random bytes (base64url) and `jwt.secretGenerated` is true.
+ * @returns the configuration; in development and test, when neither `JWT_SECRET` nor
+ *   `JWT_JWKS_URI` is set, the secret is 32 random bytes (base64url) and `jwt.secretGenerated` is
+ *   true.
  * @throws ConfigValidationError naming the first invalid variable; also when `NODE_ENV=production`
- *   and `JWT_SECRET` is missing, and whenever a given `JWT_SECRET` is shorter than 32 bytes.
+ *   and neither `JWT_SECRET` nor `JWT_JWKS_URI` is set, whenever a given `JWT_SECRET` is shorter
+ *   than 32 bytes, and when `JWT_ALGORITHMS` lists an algorithm whose key is not configured.
  */
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   const vars = validateEnvironment(env);
-  if (vars.JWT_SECRET === undefined && vars.NODE_ENV === 'production') {
-    throw new ConfigValidationError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
-  }
-  if (vars.JWT_SECRET !== undefined && Buffer.byteLength(vars.JWT_SECRET, 'utf8') < MIN_JWT_SECRET_BYTES) {
-    throw new ConfigValidationError(
-      `Invalid configuration: JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long`,
-    );
-  }
   return {
     nodeEnv: vars.NODE_ENV,
     port: vars.PORT,
     database: { url: vars.DATABASE_URL, dataDir: vars.DATA_DIR },
-    jwt: {
-      secret: vars.JWT_SECRET ?? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url'),
-      secretGenerated: vars.JWT_SECRET === undefined,
-      issuer: vars.JWT_ISSUER,
-      audience: vars.JWT_AUDIENCE,
-    },
+    jwt: jwtConfig(vars),
     readsRequireAuth: vars.READS_REQUIRE_AUTH,
     // Tests read responses, not logs: a test that checks the logs sets LOG_LEVEL itself.
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
@@ -282,6 +312,38 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     trustProxy: vars.TRUST_PROXY,
     corsOrigins: vars.CORS_ORIGINS,
   };
+}
+
+/**
+ * The token settings. `JWT_SECRET` and `JWT_JWKS_URI` coexist: with a secret, HS256 tokens are
+ * accepted; with a JWKS URI, RS256 and ES256 tokens of the identity provider; with both, either
+ * kind (unless `JWT_ALGORITHMS` narrows it). In production one of the two is required; in
+ * development and test, without either, a random secret is made (and a token logged).
+ */
+function jwtConfig(vars: EnvironmentVariables): JwtConfig {
+  const jwksUri = vars.JWT_JWKS_URI;
+  if (vars.JWT_SECRET === undefined && jwksUri === undefined && vars.NODE_ENV === 'production') {
+    throw new ConfigValidationError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
+  }
+  if (vars.JWT_SECRET !== undefined && Buffer.byteLength(vars.JWT_SECRET, 'utf8') < MIN_JWT_SECRET_BYTES) {
+    throw new ConfigValidationError(
+      `Invalid configuration: JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long`,
+    );
+  }
+  const secretGenerated = vars.JWT_SECRET === undefined && jwksUri === undefined;
+  const secret = secretGenerated ? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url') : vars.JWT_SECRET;
+  const algorithms: readonly JwtAlgorithm[] = vars.JWT_ALGORITHMS?.length
+    ? [...new Set(vars.JWT_ALGORITHMS)]
+    : [...(secret !== undefined ? (['HS256'] as const) : []), ...(jwksUri !== undefined ? (['RS256', 'ES256'] as const) : [])];
+  for (const algorithm of algorithms) {
+    if (isHmacAlgorithm(algorithm) && secret === undefined) {
+      throw new ConfigValidationError(`Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_SECRET`);
+    }
+    if (!isHmacAlgorithm(algorithm) && jwksUri === undefined) {
+      throw new ConfigValidationError(`Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_JWKS_URI`);
+    }
+  }
+  return { secret, secretGenerated, issuer: vars.JWT_ISSUER, audience: vars.JWT_AUDIENCE, jwksUri, algorithms };
 }
 
 /**
@@ -323,6 +385,8 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'DATABASE_URL',
   'DATA_DIR',
   'JWT_SECRET',
+  'JWT_JWKS_URI',
+  'JWT_ALGORITHMS',
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
