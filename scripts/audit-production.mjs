@@ -19,12 +19,15 @@ try {
 
 const counts = report?.metadata?.vulnerabilities;
 if (counts === undefined) {
-  const reason = report?.message ?? report?.error?.summary ?? (run.stderr.trim().split('\n').pop() || `exit ${run.status}`);
+  const reason =
+    report?.message ?? report?.error?.summary ?? (run.stderr.trim().split('\n').pop() || `exit ${run.status}`);
   console.log(`npm audit: the advisory service could not be asked (${reason}); production dependencies NOT audited`);
   process.exit(process.env.AUDIT_REQUIRED === 'true' ? 1 : 0);
 }
 
-const serious = Object.entries(report.vulnerabilities ?? {}).filter(([, v]) => v.severity === 'high' || v.severity === 'critical');
+const serious = Object.entries(report.vulnerabilities ?? {}).filter(
+  ([, v]) => v.severity === 'high' || v.severity === 'critical',
+);
 console.log(
   `npm audit (production dependencies): ${counts.critical} critical, ${counts.high} high, ${counts.moderate} moderate, ${counts.low} low`,
 );

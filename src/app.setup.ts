@@ -69,7 +69,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // its body is read (413, malformed JSON) or one that matches no route.
   app.use(app.get<HttpLogger>(HTTP_LOGGER));
   const config = app.get<AppConfigType>(appConfig.KEY);
-  applyServerTimeouts(app.getHttpServer() as Server);
+  applyServerTimeouts(app.getHttpServer());
   // Whose X-Forwarded-For is believed for `req.ip` (the read limits' key): nobody's by default.
   app.set('trust proxy', config.trustProxy);
   // Security headers (nosniff, frame-ancestors none, HSTS, no referrer, …). Its default CSP suits a

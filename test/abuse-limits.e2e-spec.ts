@@ -47,7 +47,11 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
 
   it('the 4th read of one address within the window is 429 with Retry-After; list and read share the budget', async () => {
     const ip = freshIp();
-    const created = await t.http.post(BLOGS).set('Authorization', bearer(t.token('reader-setup'))).send(BODY).expect(201);
+    const created = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('reader-setup')))
+      .send(BODY)
+      .expect(201);
     await t.http.get(BLOGS).set('X-Forwarded-For', ip).expect(200);
     await t.http.get(`${BLOGS}/${created.body.id}`).set('X-Forwarded-For', ip).expect(200);
     await t.http.get('/api/blogs').set('X-Forwarded-For', ip).expect(200);
@@ -70,23 +74,47 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
     }
   });
 
-  it('writes are limited per token sub, not per address: alice\'s 3rd write is 429 and stores nothing, bob (same address) still writes', async () => {
+  it("writes are limited per token sub, not per address: alice's 3rd write is 429 and stores nothing, bob (same address) still writes", async () => {
     const ip = freshIp();
     const alice = bearer(t.token(`alice-${randomUUID()}`));
-    const first = await t.http.post(BLOGS).set('Authorization', alice).set('X-Forwarded-For', ip).send(BODY).expect(201);
-    await t.http.put(`${BLOGS}/${first.body.id}`).set('Authorization', alice).set('X-Forwarded-For', ip).send(BODY).expect(200);
+    const first = await t.http
+      .post(BLOGS)
+      .set('Authorization', alice)
+      .set('X-Forwarded-For', ip)
+      .send(BODY)
+      .expect(201);
+    await t.http
+      .put(`${BLOGS}/${first.body.id}`)
+      .set('Authorization', alice)
+      .set('X-Forwarded-For', ip)
+      .send(BODY)
+      .expect(200);
     const [{ count: before }] = await t.dataSource.query('SELECT count(*)::int AS count FROM blogs');
 
-    const limited = await t.http.post(BLOGS).set('Authorization', alice).set('X-Forwarded-For', freshIp()).send({ ...BODY, title: 'over the limit' });
+    const limited = await t.http
+      .post(BLOGS)
+      .set('Authorization', alice)
+      .set('X-Forwarded-For', freshIp())
+      .send({ ...BODY, title: 'over the limit' });
     expectTooMany(limited);
-    expectTooMany(await t.http.put(`${BLOGS}/${first.body.id}`).set('Authorization', alice).send({ ...BODY, title: 'over the limit' }));
+    expectTooMany(
+      await t.http
+        .put(`${BLOGS}/${first.body.id}`)
+        .set('Authorization', alice)
+        .send({ ...BODY, title: 'over the limit' }),
+    );
 
     const [{ count: after }] = await t.dataSource.query('SELECT count(*)::int AS count FROM blogs');
     expect(after).toBe(before);
     const stored = await t.http.get(`${BLOGS}/${first.body.id}`).set('X-Forwarded-For', freshIp()).expect(200);
     expect(stored.body.title).toBe(BODY.title);
 
-    await t.http.post(BLOGS).set('Authorization', bearer(t.token(`bob-${randomUUID()}`))).set('X-Forwarded-For', ip).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token(`bob-${randomUUID()}`)))
+      .set('X-Forwarded-For', ip)
+      .send(BODY)
+      .expect(201);
     // alice's reads spend the address's read budget, not her write budget
     await t.http.get(BLOGS).set('Authorization', alice).set('X-Forwarded-For', ip).expect(200);
   });
@@ -97,7 +125,11 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
   });
 
   it('security headers (helmet) are on every response, errors included; X-Powered-By is not', async () => {
-    for (const res of [await t.http.get(BLOGS).set('X-Forwarded-For', freshIp()), await t.http.get('/nope'), await t.http.post(BLOGS).send(BODY)]) {
+    for (const res of [
+      await t.http.get(BLOGS).set('X-Forwarded-For', freshIp()),
+      await t.http.get('/nope'),
+      await t.http.post(BLOGS).send(BODY),
+    ]) {
       expect(res.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'SAMEORIGIN',
@@ -111,7 +143,11 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
   });
 
   it('CORS is closed by default: no Access-Control-* header for any origin, preflight not answered', async () => {
-    const res = await t.http.get(BLOGS).set('Origin', 'https://evil.example').set('X-Forwarded-For', freshIp()).expect(200);
+    const res = await t.http
+      .get(BLOGS)
+      .set('Origin', 'https://evil.example')
+      .set('X-Forwarded-For', freshIp())
+      .expect(200);
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
 
     const preflight = await t.http
@@ -125,7 +161,11 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
   it('the HTTP server has the deliberate timeouts: headers 15 s, request 30 s, keep-alive 65 s', () => {
     const server = t.app.getHttpServer() as Server;
     expect(SERVER_TIMEOUTS).toEqual({ headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 });
-    expect({ headers: server.headersTimeout, request: server.requestTimeout, keepAlive: server.keepAliveTimeout }).toEqual({
+    expect({
+      headers: server.headersTimeout,
+      request: server.requestTimeout,
+      keepAlive: server.keepAliveTimeout,
+    }).toEqual({
       headers: 15_000,
       request: 30_000,
       keepAlive: 65_000,
@@ -147,7 +187,10 @@ describe('TRUST_PROXY=false (the default), CORS_ORIGINS set, limits off', () => 
     expectTooMany(await strict.http.get(BLOGS).set('X-Forwarded-For', '203.0.113.3'));
 
     // CORS_ORIGINS opens exactly the listed origins
-    const allowed = await strict.http.options(BLOGS).set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'POST');
+    const allowed = await strict.http
+      .options(BLOGS)
+      .set('Origin', 'https://app.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(allowed.status).toBe(204);
     expect(allowed.headers).toMatchObject({
       'access-control-allow-origin': 'https://app.example',
@@ -202,10 +245,28 @@ describe('Redis storage (REDIS_URL): replicas share one budget', () => {
     expectTooMany(await b.http.get(BLOGS));
 
     const sub = `carol-${randomUUID()}`;
-    await a.http.post(BLOGS).set('Authorization', bearer(a.token(sub))).send(BODY).expect(201);
-    await b.http.post(BLOGS).set('Authorization', bearer(b.token(sub))).send(BODY).expect(201);
-    expectTooMany(await a.http.post(BLOGS).set('Authorization', bearer(a.token(sub))).send(BODY));
-    expectTooMany(await b.http.post(BLOGS).set('Authorization', bearer(b.token(sub))).send(BODY));
+    await a.http
+      .post(BLOGS)
+      .set('Authorization', bearer(a.token(sub)))
+      .send(BODY)
+      .expect(201);
+    await b.http
+      .post(BLOGS)
+      .set('Authorization', bearer(b.token(sub)))
+      .send(BODY)
+      .expect(201);
+    expectTooMany(
+      await a.http
+        .post(BLOGS)
+        .set('Authorization', bearer(a.token(sub)))
+        .send(BODY),
+    );
+    expectTooMany(
+      await b.http
+        .post(BLOGS)
+        .set('Authorization', bearer(b.token(sub)))
+        .send(BODY),
+    );
 
     // the counters are in Redis, under the configured prefix
     const keys = await redis.keys(`${prefix}*`);

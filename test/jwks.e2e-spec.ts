@@ -42,7 +42,12 @@ class JwksServer {
         response.writeHead(this.down ? 503 : 404).end();
         return;
       }
-      const keys = this.keys.map((k): JsonWebKey => ({ ...k.publicKey.export({ format: 'jwk' }), kid: k.kid, alg: k.alg, use: 'sig' }));
+      const keys = this.keys.map((k): JsonWebKey => ({
+        ...k.publicKey.export({ format: 'jwk' }),
+        kid: k.kid,
+        alg: k.alg,
+        use: 'sig',
+      }));
       response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys }));
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
@@ -83,7 +88,11 @@ describe('JWT_JWKS_URI with JWT_SECRET (both kinds of token)', () => {
   beforeAll(async () => {
     idp.keys = [rsa, ec];
     await idp.start();
-    t = await createTestApp({ JWT_JWKS_URI: idp.uri, JWT_ALGORITHMS: 'HS256,RS256,ES256', RATE_LIMIT_ENABLED: 'false' });
+    t = await createTestApp({
+      JWT_JWKS_URI: idp.uri,
+      JWT_ALGORITHMS: 'HS256,RS256,ES256',
+      RATE_LIMIT_ENABLED: 'false',
+    });
   });
 
   afterAll(async () => {
@@ -92,40 +101,105 @@ describe('JWT_JWKS_URI with JWT_SECRET (both kinds of token)', () => {
   });
 
   it('accepts RS256 and ES256 tokens of the identity provider and HS256 tokens signed with JWT_SECRET', async () => {
-    const byRsa = await t.http.post(BLOGS).set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' }))).send(BODY).expect(201);
-    await t.http.post(BLOGS).set('Authorization', bearer(idpToken(ec, { sub: 'ec-user' }))).send(BODY).expect(201);
-    await t.http.post(BLOGS).set('Authorization', bearer(t.token('hs-user'))).send(BODY).expect(201);
+    const byRsa = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' })))
+      .send(BODY)
+      .expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(ec, { sub: 'ec-user' })))
+      .send(BODY)
+      .expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('hs-user')))
+      .send(BODY)
+      .expect(201);
 
     // the sub of a provider token is the owner, as for any token
-    await t.http.put(`${BLOGS}/${byRsa.body.id}`).set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' }))).send(BODY).expect(200);
-    expectJsonError(await t.http.put(`${BLOGS}/${byRsa.body.id}`).set('Authorization', bearer(idpToken(ec, { sub: 'ec-user' }))).send(BODY), 403);
+    await t.http
+      .put(`${BLOGS}/${byRsa.body.id}`)
+      .set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' })))
+      .send(BODY)
+      .expect(200);
+    expectJsonError(
+      await t.http
+        .put(`${BLOGS}/${byRsa.body.id}`)
+        .set('Authorization', bearer(idpToken(ec, { sub: 'ec-user' })))
+        .send(BODY),
+      403,
+    );
   });
 
   it('keys are cached: 20 more requests with the two known kids fetch the JWK Set no more', async () => {
     const before = idp.fetches;
     for (let i = 0; i < 10; i += 1) {
-      await t.http.post(BLOGS).set('Authorization', bearer(idpToken(rsa))).send(BODY).expect(201);
-      await t.http.post(BLOGS).set('Authorization', bearer(idpToken(ec))).send(BODY).expect(201);
+      await t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(idpToken(rsa)))
+        .send(BODY)
+        .expect(201);
+      await t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(idpToken(ec)))
+        .send(BODY)
+        .expect(201);
     }
     expect(idp.fetches - before).toBe(0);
   });
 
   it.each<[string, () => string]>([
-    ['HS256 signed with the RSA public key (PEM) as HMAC secret, with the kid', () =>
-      handMade({ alg: 'HS256', typ: 'JWT', kid: rsa.kid }, { sub: 'mallory', exp: exp() }, rsa.publicKey.export({ format: 'pem', type: 'spki' }) as string)],
-    ['HS256 signed with the RSA public key (PEM) as HMAC secret, no kid', () =>
-      handMade({ alg: 'HS256', typ: 'JWT' }, { sub: 'mallory', exp: exp() }, rsa.publicKey.export({ format: 'pem', type: 'spki' }) as string)],
-    ['HS256 signed with the RSA public key (DER) as HMAC secret', () =>
-      handMade({ alg: 'HS256', typ: 'JWT', kid: rsa.kid }, { sub: 'mallory', exp: exp() }, rsa.publicKey.export({ format: 'der', type: 'spki' }))],
-    ['HS256 signed with the JWK text of the public key', () =>
-      handMade({ alg: 'HS256', typ: 'JWT', kid: rsa.kid }, { sub: 'mallory', exp: exp() }, JSON.stringify(rsa.publicKey.export({ format: 'jwk' })))],
-    ['alg none', () => `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'mallory', exp: exp() })).toString('base64url')}.`],
+    [
+      'HS256 signed with the RSA public key (PEM) as HMAC secret, with the kid',
+      () =>
+        handMade(
+          { alg: 'HS256', typ: 'JWT', kid: rsa.kid },
+          { sub: 'mallory', exp: exp() },
+          rsa.publicKey.export({ format: 'pem', type: 'spki' }),
+        ),
+    ],
+    [
+      'HS256 signed with the RSA public key (PEM) as HMAC secret, no kid',
+      () =>
+        handMade(
+          { alg: 'HS256', typ: 'JWT' },
+          { sub: 'mallory', exp: exp() },
+          rsa.publicKey.export({ format: 'pem', type: 'spki' }),
+        ),
+    ],
+    [
+      'HS256 signed with the RSA public key (DER) as HMAC secret',
+      () =>
+        handMade(
+          { alg: 'HS256', typ: 'JWT', kid: rsa.kid },
+          { sub: 'mallory', exp: exp() },
+          rsa.publicKey.export({ format: 'der', type: 'spki' }),
+        ),
+    ],
+    [
+      'HS256 signed with the JWK text of the public key',
+      () =>
+        handMade(
+          { alg: 'HS256', typ: 'JWT', kid: rsa.kid },
+          { sub: 'mallory', exp: exp() },
+          JSON.stringify(rsa.publicKey.export({ format: 'jwk' })),
+        ),
+    ],
+    [
+      'alg none',
+      () =>
+        `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'mallory', exp: exp() })).toString('base64url')}.`,
+    ],
     ['RS384 (a provider algorithm not in JWT_ALGORITHMS)', () => idpToken({ ...rsa, alg: 'RS384' })],
     ['RS256 signed by another key under a known kid', () => idpToken({ ...rsaKey('x'), kid: rsa.kid })],
     ['ES256 header over an RSA kid', () => idpToken({ ...ecKey('y'), kid: rsa.kid })],
     ['RS256 with an unknown kid', () => idpToken(rsaKey('unknown-kid'))],
     ['RS256 expired', () => idpToken(rsa, { exp: Math.floor(Date.now() / 1000) - 120 })],
-    ['HS256 signed with another secret', () => t.sign({ sub: 'mallory', exp: exp() }, {}, 'another-secret-of-at-least-32-bytes-long!!')],
+    [
+      'HS256 signed with another secret',
+      () => t.sign({ sub: 'mallory', exp: exp() }, {}, 'another-secret-of-at-least-32-bytes-long!!'),
+    ],
   ])('rejects %s with 401 invalid_token', async (_name, token) => {
     const res = await t.http.post(BLOGS).set('Authorization', bearer(token())).send(BODY);
     expectJsonError(res, 401);
@@ -135,12 +209,19 @@ describe('JWT_JWKS_URI with JWT_SECRET (both kinds of token)', () => {
   it('made-up kids cannot make the service hammer the provider: 30 of them cause at most 10 fetches (1 minute), all 401', async () => {
     const before = idp.fetches;
     for (let i = 0; i < 30; i += 1) {
-      const res = await t.http.post(BLOGS).set('Authorization', bearer(idpToken({ ...rsa, kid: `made-up-${i}` }))).send(BODY);
+      const res = await t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(idpToken({ ...rsa, kid: `made-up-${i}` })))
+        .send(BODY);
       expectJsonError(res, 401);
     }
     expect(idp.fetches - before).toBeLessThanOrEqual(10);
     // known keys keep working meanwhile (cache)
-    await t.http.post(BLOGS).set('Authorization', bearer(idpToken(ec))).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(ec)))
+      .send(BODY)
+      .expect(201);
   });
 });
 
@@ -162,23 +243,45 @@ describe('key rotation and an unavailable provider (JWT_JWKS_URI only, productio
   });
 
   it('without JWT_SECRET no HS256 token passes, not even one signed with the test secret', async () => {
-    const res = await t.http.post(BLOGS).set('Authorization', bearer(t.sign({ sub: 'x', exp: exp() }, {}, TEST_JWT_SECRET))).send(BODY);
+    const res = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.sign({ sub: 'x', exp: exp() }, {}, TEST_JWT_SECRET)))
+      .send(BODY);
     expectJsonError(res, 401);
   });
 
   it('a key added by the provider (new kid) is fetched and accepted, also once the old key is withdrawn', async () => {
-    await t.http.post(BLOGS).set('Authorization', bearer(idpToken(old))).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(old)))
+      .send(BODY)
+      .expect(201);
     idp.keys = [old, next];
-    await t.http.post(BLOGS).set('Authorization', bearer(idpToken(next))).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(next)))
+      .send(BODY)
+      .expect(201);
     idp.keys = [next];
-    await t.http.post(BLOGS).set('Authorization', bearer(idpToken(next))).send(BODY).expect(201);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(idpToken(next)))
+      .send(BODY)
+      .expect(201);
   });
 
   it('when the provider is down: cached keys still verify; a token with an uncached kid gets 503 with Retry-After, not 401', async () => {
     idp.down = true;
     try {
-      await t.http.post(BLOGS).set('Authorization', bearer(idpToken(next))).send(BODY).expect(201);
-      const res = await t.http.post(BLOGS).set('Authorization', bearer(idpToken(rsaKey('2027-new')))).send(BODY);
+      await t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(idpToken(next)))
+        .send(BODY)
+        .expect(201);
+      const res = await t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(idpToken(rsaKey('2027-new'))))
+        .send(BODY);
       expectJsonError(res, 503);
       expect(res.headers['retry-after']).toBe('5');
     } finally {

@@ -64,7 +64,11 @@ afterAll(async () => {
 
 describe('request lines', () => {
   it('one JSON line per request: the given X-Request-Id (returned too), method, path, route template, status, duration', async () => {
-    const created = await t.http.post(BLOGS).set('Authorization', bearer(t.token('alice'))).send(BODY).expect(201);
+    const created = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('alice')))
+      .send(BODY)
+      .expect(201);
     const res = await t.http.get(`${BLOGS}/${created.body.id}?x=1`).set('X-Request-Id', 'req-0001.a:b_c').expect(200);
 
     expect(res.headers['x-request-id']).toBe('req-0001.a:b_c');
@@ -92,7 +96,7 @@ describe('request lines', () => {
   ])('an X-Request-Id %s is replaced by a generated UUID, returned and logged', async (_name, offered) => {
     const res = await t.http.get('/health/live').set('X-Request-Id', offered).expect(200);
 
-    const id = res.headers['x-request-id'] as string;
+    const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await requestLine(id)).req.url).toBe('/health/live');
   });
@@ -100,7 +104,7 @@ describe('request lines', () => {
   it('without X-Request-Id every response gets a fresh id', async () => {
     const [a, b] = await Promise.all([t.http.get(BLOGS), t.http.get(BLOGS)]);
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
-    expect((await requestLine(a.headers['x-request-id'] as string)).route).toBe('/api/v1/blogs');
+    expect((await requestLine(a.headers['x-request-id'])).route).toBe('/api/v1/blogs');
   });
 
   it('a request answered before routing (413 while reading the body) is logged and has its id', async () => {
@@ -109,7 +113,7 @@ describe('request lines', () => {
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ ...BODY, content: 'x'.repeat(1_048_577) }))
       .expect(413);
-    const line = await requestLine(res.headers['x-request-id'] as string);
+    const line = await requestLine(res.headers['x-request-id']);
     expect(line.res.statusCode).toBe(413);
     expect(line.route).toBeUndefined();
   });
@@ -127,19 +131,54 @@ describe('no token, credential, query string or body text in any log line', () =
       .set('Cookie', cookie)
       .send({ ...BODY, title, content: secret('content') })
       .expect(201);
-    await t.http.put(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(token)).send({ ...BODY, author: secret('author') }).expect(200);
+    await t.http
+      .put(`${BLOGS}/${created.body.id}`)
+      .set('Authorization', bearer(token))
+      .send({ ...BODY, author: secret('author') })
+      .expect(200);
     await t.http.get(`${BLOGS}/${created.body.id}`).set('Authorization', bearer(token)).expect(200);
     await t.http.get(`${BLOGS}?access_token=${query}`).expect(400);
-    await t.http.post(BLOGS).set('Authorization', bearer(token)).send({ ...BODY, extra: secret('extra') }).expect(400);
-    await t.http.post(BLOGS).set('Authorization', bearer(token)).send({ title: 5, content: secret('typed'), author: 'a' }).expect(400);
-    await t.http.post(BLOGS).set('Authorization', bearer(token)).set('Content-Type', 'application/json').send(`{"title":"${secret('malformed')}",`).expect(400);
-    await t.http.post(BLOGS).set('Authorization', bearer(token)).set('Content-Type', 'text/plain').send(secret('plain')).expect(415);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(token))
+      .send({ ...BODY, extra: secret('extra') })
+      .expect(400);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(token))
+      .send({ title: 5, content: secret('typed'), author: 'a' })
+      .expect(400);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(token))
+      .set('Content-Type', 'application/json')
+      .send(`{"title":"${secret('malformed')}",`)
+      .expect(400);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(token))
+      .set('Content-Type', 'text/plain')
+      .send(secret('plain'))
+      .expect(415);
     const badToken = `${token.slice(0, -4)}${secret('sig').slice(0, 4)}`;
     secrets.add(badToken);
-    await t.http.post(BLOGS).set('Authorization', bearer(badToken)).send({ ...BODY, title: secret('unauth') }).expect(401);
-    await t.http.post(BLOGS).set('Authorization', `Basic ${secret('basic')}`).send(BODY).expect(401);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(badToken))
+      .send({ ...BODY, title: secret('unauth') })
+      .expect(401);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', `Basic ${secret('basic')}`)
+      .send(BODY)
+      .expect(401);
     await t.http.get(`${BLOGS}/999999`).set('Authorization', bearer(token)).expect(404);
-    await t.http.post(BLOGS).set('Authorization', bearer(token)).set('Content-Type', 'application/json').send(JSON.stringify({ ...BODY, content: `${secret('huge')}${'y'.repeat(1_048_576)}` })).expect(413);
+    await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(token))
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ ...BODY, content: `${secret('huge')}${'y'.repeat(1_048_576)}` }))
+      .expect(413);
     await sleep(100);
 
     expectNoSecretLogged();
@@ -163,7 +202,9 @@ describe('no token, credential, query string or body text in any log line', () =
     const requestLog = await requestLine('req-500');
     expect(requestLog.level).toBe(50);
     expect(requestLog.res.statusCode).toBe(500);
-    const filterLog = lines.find((l) => l.context === 'ExceptionsFilter' && (l.req as { id?: unknown } | undefined)?.id === 'req-500');
+    const filterLog = lines.find(
+      (l) => l.context === 'ExceptionsFilter' && (l.req as { id?: unknown } | undefined)?.id === 'req-500',
+    );
     expect(filterLog).toMatchObject({ level: 50, err: { stack: expect.stringMatching(/\n\s+at /) } });
 
     expectNoSecretLogged();
@@ -172,7 +213,9 @@ describe('no token, credential, query string or body text in any log line', () =
   it('a header object logged by application code has Authorization and Cookie redacted', () => {
     const authorization = bearer(secret('redact'));
     const cookie = `sid=${secret('redact-cookie')}`;
-    t.app.get<Logger>(ROOT_LOGGER).info({ headers: { authorization, cookie }, req: { headers: { authorization, cookie } } }, 'headers');
+    t.app
+      .get<Logger>(ROOT_LOGGER)
+      .info({ headers: { authorization, cookie }, req: { headers: { authorization, cookie } } }, 'headers');
 
     const line = lines[lines.length - 1];
     expect(line).toMatchObject({

@@ -346,9 +346,12 @@ describe('npm run start:prod (the built service, production mode)', () => {
       // Production logs are JSON lines, one per request (written asynchronously: wait for it).
       await httpCall(port, 'GET', '/health/live?probe=1');
       const deadline = Date.now() + 3_000;
-      while (Date.now() < deadline && !output().includes('"url":"/health/live"')) await new Promise((r) => setTimeout(r, 50));
+      while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
+        await new Promise((r) => setTimeout(r, 50));
       const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(records).toContainEqual(expect.objectContaining({ context: 'Bootstrap', msg: expect.stringMatching(/^Listening on port \d+/) }));
+      expect(records).toContainEqual(
+        expect.objectContaining({ context: 'Bootstrap', msg: expect.stringMatching(/^Listening on port \d+/) }),
+      );
       expect(records).toContainEqual(
         expect.objectContaining({
           req: { id: expect.any(String), method: 'GET', url: '/health/live' },

@@ -283,15 +283,28 @@ describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
   });
 
   it('both: HS256, RS256 and ES256; JWT_ALGORITHMS narrows (duplicates and spaces ignored)', () => {
-    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS }).jwt.algorithms).toEqual(['HS256', 'RS256', 'ES256']);
-    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: ' RS256 , RS256' }).jwt.algorithms).toEqual(['RS256']);
-    expect(loadAppConfig({ JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'ES256,PS256' }).jwt.algorithms).toEqual(['ES256', 'PS256']);
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS }).jwt.algorithms).toEqual([
+      'HS256',
+      'RS256',
+      'ES256',
+    ]);
+    expect(
+      loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: ' RS256 , RS256' }).jwt.algorithms,
+    ).toEqual(['RS256']);
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'ES256,PS256' }).jwt.algorithms).toEqual([
+      'ES256',
+      'PS256',
+    ]);
     expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_ALGORITHMS: '' }).jwt.algorithms).toEqual(['HS256']);
   });
 
   it.each<[string, NodeJS.ProcessEnv, string]>([
     ['an HMAC algorithm without JWT_SECRET', { JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'HS256' }, 'JWT_ALGORITHMS'],
-    ['a public-key algorithm without JWT_JWKS_URI', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'RS256' }, 'JWT_ALGORITHMS'],
+    [
+      'a public-key algorithm without JWT_JWKS_URI',
+      { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'RS256' },
+      'JWT_ALGORITHMS',
+    ],
     ['an unknown algorithm', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'HS256,none' }, 'JWT_ALGORITHMS'],
     ['a JWKS URI that is no http(s) URL', { JWT_JWKS_URI: 'ftp://idp.example/jwks' }, 'JWT_JWKS_URI'],
     ['production with neither JWT_SECRET nor JWT_JWKS_URI', { NODE_ENV: 'production' }, 'JWT_SECRET'],

@@ -59,7 +59,12 @@ const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === 
 
 /** Splits a comma-separated list, trimming each item and dropping empty ones. */
 const toList = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value;
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : value;
 
 /** Largest rate-limit window, in seconds (one day). */
 export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
@@ -147,7 +152,10 @@ export class EnvironmentVariables {
 
   @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : toList({ value })))
   @IsOptional()
-  @IsIn(JWT_ALGORITHMS, { each: true, message: `JWT_ALGORITHMS must be a comma-separated list of ${JWT_ALGORITHMS.join(', ')}` })
+  @IsIn(JWT_ALGORITHMS, {
+    each: true,
+    message: `JWT_ALGORITHMS must be a comma-separated list of ${JWT_ALGORITHMS.join(', ')}`,
+  })
   readonly JWT_ALGORITHMS?: readonly JwtAlgorithm[];
 
   @Transform(emptyToUndefined)
@@ -204,7 +212,9 @@ export class EnvironmentVariables {
   })
   readonly RATE_LIMIT_REDIS_PREFIX: string = 'blog-service:rate-limit:';
 
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (parseTrustProxy(value.trim()) ?? null) : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (parseTrustProxy(value.trim()) ?? null) : value,
+  )
   @IsDefined({
     message:
       'TRUST_PROXY must be true, false, a number of hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal, uniquelocal',
@@ -213,7 +223,10 @@ export class EnvironmentVariables {
 
   @Transform(toList)
   @IsString({ each: true })
-  @Matches(ORIGIN, { each: true, message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example' })
+  @Matches(ORIGIN, {
+    each: true,
+    message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example',
+  })
   readonly CORS_ORIGINS: readonly string[] = [];
 }
 
@@ -334,13 +347,20 @@ function jwtConfig(vars: EnvironmentVariables): JwtConfig {
   const secret = secretGenerated ? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url') : vars.JWT_SECRET;
   const algorithms: readonly JwtAlgorithm[] = vars.JWT_ALGORITHMS?.length
     ? [...new Set(vars.JWT_ALGORITHMS)]
-    : [...(secret !== undefined ? (['HS256'] as const) : []), ...(jwksUri !== undefined ? (['RS256', 'ES256'] as const) : [])];
+    : [
+        ...(secret !== undefined ? (['HS256'] as const) : []),
+        ...(jwksUri !== undefined ? (['RS256', 'ES256'] as const) : []),
+      ];
   for (const algorithm of algorithms) {
     if (isHmacAlgorithm(algorithm) && secret === undefined) {
-      throw new ConfigValidationError(`Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_SECRET`);
+      throw new ConfigValidationError(
+        `Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_SECRET`,
+      );
     }
     if (!isHmacAlgorithm(algorithm) && jwksUri === undefined) {
-      throw new ConfigValidationError(`Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_JWKS_URI`);
+      throw new ConfigValidationError(
+        `Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_JWKS_URI`,
+      );
     }
   }
   return { secret, secretGenerated, issuer: vars.JWT_ISSUER, audience: vars.JWT_AUDIENCE, jwksUri, algorithms };

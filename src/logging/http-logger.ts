@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DestinationStream, Level, LevelWithSilent, Logger, pino, TransportSingleOptions } from 'pino';
+import { DestinationStream, LevelWithSilent, Logger, pino, TransportSingleOptions } from 'pino';
 import { HttpLogger, pinoHttp } from 'pino-http';
 import type { LogLevel, NodeEnv } from '../config/environment';
 import { assignRequestId } from './request-id';
@@ -121,8 +121,8 @@ export function createHttpLogger(logger: Logger): HttpLogger {
       res: (response: ServerResponse): { statusCode: number } => ({ statusCode: response.statusCode }),
       err: serializeError,
     },
-    customLogLevel: levelOf as (request: IncomingMessage, response: ServerResponse, error?: Error) => Level,
-    customSuccessObject: (request, _response, value) => ({ ...value, route: routeOf(request) }),
+    customLogLevel: levelOf,
+    customSuccessObject: (request, _response, value: object) => ({ ...value, route: routeOf(request) }),
     // pino-http invents an Error ("failed with status code 500") for a 5xx; its stack is pino-http's
     // own, so only the status is kept. The cause is logged by the exception filter, with its stack.
     customErrorObject: (request, response, error, value) => ({

@@ -33,7 +33,11 @@ export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
           provide: ROOT_LOGGER,
           inject: [appConfig.KEY, LOG_DESTINATION],
           useFactory: (config: AppConfigType, destination: DestinationStream | null): Logger =>
-            createRootLogger({ level: config.logLevel, nodeEnv: config.nodeEnv, destination: destination ?? undefined }),
+            createRootLogger({
+              level: config.logLevel,
+              nodeEnv: config.nodeEnv,
+              destination: destination ?? undefined,
+            }),
         },
         { provide: HTTP_LOGGER, inject: [ROOT_LOGGER], useFactory: createHttpLogger },
       ],

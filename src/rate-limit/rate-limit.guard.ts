@@ -83,11 +83,11 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   /** Sets `Retry-After` (whole seconds until the block ends), then throws the 429. */
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const response = context.switchToHttp().getResponse<Response>();
     const seconds = Math.max(1, Math.ceil(detail.timeToBlockExpire));
     response.setHeader('Retry-After', String(seconds));
-    throw new ThrottlerException(`Too many requests; retry after ${seconds} s`);
+    return Promise.reject(new ThrottlerException(`Too many requests; retry after ${seconds} s`));
   }
 
   private throttlerFor(name: string): ThrottlerOptions {

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ArgumentMetadata, BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import { classifyUnreadBody, isJsonContentType, JsonBodyPipe, nestingDepth, noteEmptyJsonBody, UnreadBody } from './json-body.pipe';
+import {
+  classifyUnreadBody,
+  isJsonContentType,
+  JsonBodyPipe,
+  nestingDepth,
+  noteEmptyJsonBody,
+  UnreadBody,
+} from './json-body.pipe';
 
 describe('isJsonContentType', () => {
   it.each([

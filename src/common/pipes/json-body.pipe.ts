@@ -131,7 +131,9 @@ export class JsonBodyPipe implements PipeTransform {
       throw new BadRequestException('request body must be a JSON object');
     }
     if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
-      throw new BadRequestException(`request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
+      throw new BadRequestException(
+        `request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`,
+      );
     }
     return rejectReservedKeys(value);
   }
@@ -156,7 +158,7 @@ export function nestingDepth(value: unknown, limit: number): number {
   const pending: [object, number][] = [[value, 1]];
   while (pending.length > 0) {
     const [node, depth] = pending.pop() as [object, number];
-    for (const child of Object.values(node)) {
+    for (const child of Object.values(node) as unknown[]) {
       if (typeof child !== 'object' || child === null) continue;
       if (depth + 1 > limit) return limit + 1;
       deepest = Math.max(deepest, depth + 1);
