@@ -1,7 +1,6 @@
 import { ServiceUnavailableException } from '@nestjs/common';
 import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { passportJwtSecret } from 'jwks-rsa';
 import { decode, JsonWebTokenError } from 'jsonwebtoken';
 import type { SecretOrKeyProvider } from 'passport-jwt';
 import { isHmacAlgorithm, JwtConfig } from '../config/environment';
@@ -32,6 +31,9 @@ type KeyCallback = (error: unknown, key?: string | Buffer) => void;
 export function hmacKey(secret: string): Buffer {
   return createSecretKey(Buffer.from(secret, 'utf8')) as unknown as Buffer;
 }
+
+/** jwks-rsa's `passportJwtSecret` provider. */
+type JwksKeyProvider = (request: IncomingMessage, token: string, callback: KeyCallback) => void;
 
 /** The `alg` of a compact JWS header, or undefined when the header cannot be read. */
 function headerAlgorithm(token: string): string | undefined {
@@ -66,11 +68,18 @@ function signingKeyError(error: Error | null, callback: (error: Error | null) =>
  * a public key for an HMAC algorithm.
  */
 export function createJwksKeyProvider(jwt: JwtConfig & { readonly jwksUri: string }): SecretOrKeyProvider {
-  const fromJwks = passportJwtSecret({
-    ...JWKS_CLIENT_OPTIONS,
-    jwksUri: jwt.jwksUri,
-    handleSigningKeyError: signingKeyError,
-  }) as (request: IncomingMessage, token: string, callback: KeyCallback) => void;
+  // jwks-rsa (and its JOSE library) is loaded on the first token that needs it: a service
+  // configured without a JWKS URI never loads it, and start-up does not wait for it.
+  let fromJwks: Promise<JwksKeyProvider> | undefined;
+  const jwksProvider = (): Promise<JwksKeyProvider> =>
+    (fromJwks ??= import('jwks-rsa').then(
+      ({ passportJwtSecret }) =>
+        passportJwtSecret({
+          ...JWKS_CLIENT_OPTIONS,
+          jwksUri: jwt.jwksUri,
+          handleSigningKeyError: signingKeyError,
+        }) as JwksKeyProvider,
+    ));
   const allowed: ReadonlySet<string> = new Set(jwt.algorithms);
   const secretKey = jwt.secret === undefined ? undefined : hmacKey(jwt.secret);
   return (request: IncomingMessage, token: string, callback: KeyCallback): void => {
@@ -81,7 +90,10 @@ export function createJwksKeyProvider(jwt: JwtConfig & { readonly jwksUri: strin
       if (secretKey === undefined) callback(new JsonWebTokenError('invalid algorithm'));
       else callback(null, secretKey);
     } else {
-      fromJwks(request, token, callback);
+      jwksProvider().then(
+        (provider) => provider(request, token, callback),
+        (error: unknown) => callback(error),
+      );
     }
   };
 }

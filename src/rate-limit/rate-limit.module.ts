@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { appConfig, AppConfigType } from '../config/app.config';
 import type { RateLimitConfig } from '../config/environment';
 import { RateLimitGuard, READS_THROTTLER, trackerOf, WRITES_THROTTLER } from './rate-limit.guard';
@@ -21,16 +20,18 @@ const REDIS_OPTIONS = {
 /**
  * The counters: in Redis when `REDIS_URL` is set, so that every replica spends one shared budget
  * (a fixed window per key, one Lua script per request), else undefined — ThrottlerModule then
- * keeps them in this process's memory (a sliding window).
+ * keeps them in this process's memory (a sliding window). The Redis storage and its client
+ * (ioredis) are loaded only when configured.
  */
-export function createRateLimitStorage(limits: RateLimitConfig): ThrottlerStorage | undefined {
+export async function createRateLimitStorage(limits: RateLimitConfig): Promise<ThrottlerStorage | undefined> {
   if (limits.redisUrl === undefined) return undefined;
+  const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
   // Given a URL, the storage owns the connection and closes it when the application shuts down.
   return new ThrottlerStorageRedisService(limits.redisUrl, { ...REDIS_OPTIONS, keyPrefix: limits.redisPrefix });
 }
 
 /** ThrottlerModule options for the two budgets of {@link RateLimitGuard}; windows in milliseconds. */
-export function createThrottlerOptions(config: AppConfigType): ThrottlerModuleOptions {
+export async function createThrottlerOptions(config: AppConfigType): Promise<ThrottlerModuleOptions> {
   const limits = config.rateLimit;
   const ttl = limits.windowSeconds * 1_000;
   return {
@@ -40,7 +41,7 @@ export function createThrottlerOptions(config: AppConfigType): ThrottlerModuleOp
     ],
     // Only `Retry-After` on a 429 (set by the guard); no X-RateLimit-* headers on every response.
     setHeaders: false,
-    storage: limits.enabled ? createRateLimitStorage(limits) : undefined,
+    storage: limits.enabled ? await createRateLimitStorage(limits) : undefined,
   };
 }
 
