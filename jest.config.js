@@ -1,6 +1,7 @@
-// Two projects: unit specs beside the code (database mocked), e2e specs under test/ that boot the
+// Projects: unit specs beside the code (database mocked), e2e specs under test/ that boot the
 // real AppModule against PostgreSQL (DATABASE_URL) or, when it is unset, the embedded database.
-// `npm test` runs both; node runs with --experimental-vm-modules for PGlite's dynamic import.
+// A third project, repo, checks files of the repository (deployment manifests, configuration
+// docs) without starting anything. `npm test` runs all three; node runs with --experimental-vm-modules for PGlite's dynamic import.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 /** @type {import('jest').Config} */
@@ -11,6 +12,13 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: __dirname,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'repo',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/repo/**/*.spec.ts'],
       transform,
     },
     {

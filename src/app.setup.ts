@@ -5,11 +5,15 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { IncomingMessage, Server } from 'node:http';
+import { getToken } from '@willsoto/nestjs-prometheus';
+import type { Histogram } from 'prom-client';
 import { appConfig, AppConfigType } from './config/app.config';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { classifyUnreadBody, isJsonContentType, noteEmptyJsonBody } from './common/pipes/json-body.pipe';
+import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
+import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 
 /** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -56,9 +60,11 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
 
 /**
  * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
- * request logging, HTTP server timeouts, `trust proxy`, helmet's security headers, CORS (closed
- * unless `CORS_ORIGINS` is set), JSON body parsing (1 MiB), path aliases, `/api` prefix with URI versioning (`/api/v1/…`),
- * validation pipes and the error filter. Call it before `app.init()` / `app.listen()`.
+ * request logging, request duration metrics, HTTP server timeouts, `trust proxy`, helmet's
+ * security headers, CORS (closed unless `CORS_ORIGINS` is set), JSON body parsing (1 MiB), path
+ * aliases, `/api` prefix with URI versioning (`/api/v1/…`), validation pipes, the error filter,
+ * and the OpenAPI document with Swagger UI (`/api/docs`). Call it before `app.init()` /
+ * `app.listen()`.
  *
  * Only UTF-8 JSON bodies are read (see `isJsonContentType`); anything else is left unread and
  * marked by `classifyUnreadBody`, so that `JsonBodyPipe` answers 415 in the contract's order of
@@ -67,18 +73,24 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // First, so that every request is logged and gets its X-Request-Id, also one answered while
   // its body is read (413, malformed JSON) or one that matches no route.
-  app.use(app.get<HttpLogger>(HTTP_LOGGER));
-  const config = app.get<AppConfigType>(appConfig.KEY);
+  // In Nest's preview mode (the OpenAPI CLI) no provider is instantiated and nothing is served:
+  // the logger and the configuration are then placeholders, and what needs them is skipped.
+  const httpLogger = app.get<HttpLogger | undefined>(HTTP_LOGGER);
+  if (typeof httpLogger === 'function') app.use(httpLogger);
+  // Then, so every response is timed, also those answered before routing (413, malformed JSON).
+  app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
+  const loaded = app.get<AppConfigType | undefined>(appConfig.KEY);
+  const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());
   // Whose X-Forwarded-For is believed for `req.ip` (the read limits' key): nobody's by default.
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', config?.trustProxy ?? false);
   // Security headers (nosniff, frame-ancestors none, HSTS, no referrer, …). Its default CSP suits a
   // JSON API; an HTML page served later (Swagger UI at /api/docs) must load its scripts and
   // styles from this origin or get its own CSP (helmet's `contentSecurityPolicy` directives).
   app.use(helmet());
   // CORS is closed unless CORS_ORIGINS lists origins: no Access-Control-* header is ever sent then,
   // so browsers keep other sites' scripts from reading responses.
-  if (config.corsOrigins.length > 0) {
+  if (config !== undefined && config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],
       methods: ['GET', 'HEAD', 'POST', 'PUT'],
@@ -98,10 +110,12 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   });
   app.use(classifyUnreadBody);
   app.use(rewriteBlogPathAliases);
-  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready'] });
+  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
+  // Built once here, from the decorators, after the prefix and versioning it depends on.
+  serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;
 }
 

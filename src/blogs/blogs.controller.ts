@@ -1,4 +1,15 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  SecurityRequirementObject,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
@@ -9,9 +20,30 @@ import { BlogListResponse, BlogResponse, toBlogResponse } from './dto/blog-respo
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
+import { INT4_MAX } from '../common/canonical-integer';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { BEARER_SCHEME } from '../openapi/openapi';
 
 /** Canonical path of the collection; `Location` headers point here. */
 export const BLOGS_PATH = '/api/v1/blogs';
+
+const READ_ACCESS_NOTE =
+  'No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required ' +
+  '(401 without one).';
+
+/** Reads accept no token or a bearer token (OpenAPI: an empty security requirement makes it optional). */
+const OPTIONAL_BEARER: SecurityRequirementObject[] = [{}, { [BEARER_SCHEME]: [] }];
+
+const WRITE_CHECKS =
+  'Checks run in this order: token (401), id (400), content type (415), body (400), existence (404), ' +
+  'ownership (403); body size (413) and malformed JSON (400) are checked while the body is read.';
+
+const ID_PARAM = {
+  name: 'id',
+  description: 'The blog id: decimal digits, no sign or leading zero.',
+  schema: { type: 'integer', minimum: 1, maximum: INT4_MAX },
+  example: 1,
+} as const;
 
 /**
  * The four operations of the spec (§4) at `/api/v1/blogs` (the `/api/blogs` and `/v1/blogs`
@@ -19,12 +51,22 @@ export const BLOGS_PATH = '/api/v1/blogs';
  * `READS_REQUIRE_AUTH=true`; writes need a bearer token.
  */
 @Controller({ path: 'blogs', version: '1' })
+@ApiTags('blogs')
+@ApiExtraModels(BlogResponse)
 export class BlogsController {
   constructor(private readonly blogs: BlogsService) {}
 
   /** `GET /api/v1/blogs?limit=&offset=` → 200 with the list envelope. */
   @Get()
   @ReadAccess()
+  @ApiOperation({
+    operationId: 'listBlogs',
+    summary: 'List blogs, newest first',
+    description: READ_ACCESS_NOTE,
+    security: OPTIONAL_BEARER,
+  })
+  @ApiOkResponse({ type: BlogListResponse, description: 'One page of blogs with the total and the effective paging.' })
+  @ApiErrorResponses(400, 401, 503)
   async list(@Query() query: ListBlogsQueryDto): Promise<BlogListResponse> {
     const page = await this.blogs.list(query.limit, query.offset);
     return { data: page.items.map(toBlogResponse), total: page.total, limit: query.limit, offset: query.offset };
@@ -33,6 +75,15 @@ export class BlogsController {
   /** `GET /api/v1/blogs/:id` → 200 with the blog, 404 when absent. */
   @Get(':id')
   @ReadAccess()
+  @ApiOperation({
+    operationId: 'getBlog',
+    summary: 'Read one blog',
+    description: READ_ACCESS_NOTE,
+    security: OPTIONAL_BEARER,
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: BlogResponse, description: 'The blog.' })
+  @ApiErrorResponses(400, 401, 404, 503)
   async findOne(@BlogIdParam() id: number): Promise<BlogResponse> {
     return toBlogResponse(await this.blogs.findOne(id));
   }
@@ -40,6 +91,24 @@ export class BlogsController {
   /** `POST /api/v1/blogs` → 201 with the blog and `Location: /api/v1/blogs/{id}`. */
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @ApiOperation({
+    operationId: 'createBlog',
+    summary: 'Create a blog',
+    description: "The token's `sub` becomes the owner of the blog (who may update it). " + WRITE_CHECKS,
+  })
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiBody({ type: CreateBlogDto, description: 'Exactly `title`, `content` and `author`.' })
+  @ApiCreatedResponse({
+    type: BlogResponse,
+    description: 'The blog as stored.',
+    headers: {
+      Location: {
+        description: 'The path of the new blog.',
+        schema: { type: 'string', example: `${BLOGS_PATH}/1` },
+      },
+    },
+  })
+  @ApiErrorResponses(400, 401, 413, 415, 503)
   async create(
     @Body() body: CreateBlogDto,
     @CurrentPrincipal() principal: Principal,
@@ -52,6 +121,19 @@ export class BlogsController {
 
   /** `PUT /api/v1/blogs/:id` → 200 with the updated blog; 404 when absent, 403 when not the owner's. */
   @Put(':id')
+  @ApiOperation({
+    operationId: 'updateBlog',
+    summary: 'Replace a blog',
+    description:
+      'A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token ' +
+      'with scope `blogs:admin` may update a blog. `updatedAt` moves forward. ' +
+      WRITE_CHECKS,
+  })
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' })
+  @ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.' })
+  @ApiErrorResponses(400, 401, 403, 404, 413, 415, 503)
   async update(
     @BlogIdParam() id: number,
     @Body() body: UpdateBlogDto,

@@ -28,24 +28,45 @@ type EndCallback = (error: unknown) => void;
  */
 export class SerialPGlitePool extends PGlitePool {
   private tail: Promise<void> = Promise.resolve();
+  private waiting = 0;
+  private leased = false;
+
+  /** Connections of the pool, as `pg.Pool` counts them: the one session. */
+  get totalCount(): number {
+    return 1;
+  }
+
+  /** 1 while no caller holds the session, else 0 (as `pg.Pool#idleCount`). */
+  get idleCount(): number {
+    return this.leased ? 0 : 1;
+  }
+
+  /** Callers queued for the session (as `pg.Pool#waitingCount`). */
+  get waitingCount(): number {
+    return this.waiting;
+  }
 
   override connect(callback: ConnectCallback): Promise<void> {
     let releaseLease!: () => void;
     const leaseEnded = new Promise<void>((resolve) => (releaseLease = resolve));
     const previous = this.tail;
     this.tail = previous.then(() => leaseEnded);
-    return previous.then(() =>
-      super.connect((error, client) => {
+    this.waiting += 1;
+    return previous.then(() => {
+      this.waiting -= 1;
+      this.leased = true;
+      return super.connect((error, client) => {
         let released = false;
         const release = (): void => {
           if (released) return;
           released = true;
+          this.leased = false;
           releaseLease();
         };
         if (error) release();
         callback(error, client, release);
-      }),
-    );
+      });
+    });
   }
 
   /**

@@ -1,10 +1,43 @@
-import { Controller, Get, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException, VERSION_NEUTRAL } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags, SchemaObject } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/access.decorator';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
-/** Liveness and readiness probes for orchestrators; no token needed. */
+const INDICATORS: SchemaObject = {
+  type: 'object',
+  description: 'Per check (`database`): `{status: "up" | "down", …}`.',
+  additionalProperties: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['up', 'down'] } },
+  },
+};
+
+/** OpenAPI schema of terminus's `HealthCheckResult` when every check is up. */
+const HEALTHY: SchemaObject = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['ok'] }, info: INDICATORS, error: INDICATORS, details: INDICATORS },
+};
+
+/**
+ * The names of the failed checks of a terminus 503 (its response is the `HealthCheckResult`), so
+ * the contract's error body still says what is not ready.
+ */
+function failedChecks(error: ServiceUnavailableException): string {
+  const result = error.getResponse() as Partial<HealthCheckResult>;
+  const names = Object.keys(result.error ?? {});
+  return names.length > 0 ? names.join(', ') : 'unknown';
+}
+
+/**
+ * Liveness and readiness probes for orchestrators; no token needed. Errors go through the global
+ * filter like any other, so a 503 has the contract's error body.
+ */
 @Controller({ path: 'health', version: VERSION_NEUTRAL })
 @Public()
+@ApiTags('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
@@ -13,15 +46,42 @@ export class HealthController {
 
   /** `GET /health/live` → 200 while the process serves HTTP. */
   @Get('live')
-  @HealthCheck()
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({ operationId: 'liveness', summary: 'Liveness: the process serves HTTP', security: [] })
+  @ApiOkResponse({
+    description: 'The process is up.',
+    schema: HEALTHY,
+    example: { status: 'ok', info: {}, error: {}, details: {} },
+  })
   live(): Promise<HealthCheckResult> {
     return this.health.check([]);
   }
 
-  /** `GET /health/ready` → 200 when the database answers within 3 s, else 503. */
+  /**
+   * `GET /health/ready` → 200 when the database answers within 3 s, else 503 naming the failed
+   * check (`Not ready: database`).
+   */
   @Get('ready')
-  @HealthCheck()
-  ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 3_000 })]);
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({
+    operationId: 'readiness',
+    summary: 'Readiness: the database answers (503 when it does not)',
+    security: [],
+  })
+  @ApiOkResponse({
+    description: 'Ready: every dependency answers.',
+    schema: HEALTHY,
+    example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } },
+  })
+  @ApiErrorResponses(503)
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: 3_000 })]);
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) {
+        throw new ServiceUnavailableException(`Not ready: ${failedChecks(error)}`);
+      }
+      throw error;
+    }
   }
 }

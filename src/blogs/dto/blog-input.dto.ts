@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString } from 'class-validator';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
@@ -10,6 +11,25 @@ export const BLOG_LIMITS = {
 } as const;
 
 /**
+ * What the custom validators check, for the OpenAPI document (the swagger CLI plugin cannot read
+ * custom class-validator decorators, so the schema is written out). JSON Schema's `minLength` and
+ * `maxLength` count code points, as `@CodePointLength` does.
+ */
+const TEXT_RULES = 'A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.';
+
+interface TextSchema {
+  readonly type: StringConstructor;
+  readonly minLength: number;
+  readonly maxLength: number;
+}
+
+const textSchema = (limits: { readonly min: number; readonly max: number }): TextSchema => ({
+  type: String,
+  minLength: limits.min,
+  maxLength: limits.max,
+});
+
+/**
  * The body of create and update: exactly `title`, `content` and `author`, all required JSON
  * strings (spec §4.3, §4.4). Strings are stored as sent: no trimming, no escaping.
  *
@@ -17,18 +37,21 @@ export const BLOG_LIMITS = {
  * property's first failure, so the most basic check (present, then string) sits at the bottom.
  */
 export class BlogInputDto {
+  @ApiProperty({ ...textSchema(BLOG_LIMITS.title), description: `The title. ${TEXT_RULES}`, example: 'Hello' })
   @IsSafeText()
   @CodePointLength(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
   @IsString()
   @IsDefined()
   readonly title!: string;
 
+  @ApiProperty({ ...textSchema(BLOG_LIMITS.content), description: `The text. ${TEXT_RULES}`, example: 'First post' })
   @IsSafeText()
   @CodePointLength(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
   @IsString()
   @IsDefined()
   readonly content!: string;
 
+  @ApiProperty({ ...textSchema(BLOG_LIMITS.author), description: `The author's name. ${TEXT_RULES}`, example: 'Alice' })
   @IsSafeText()
   @CodePointLength(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
   @IsString()

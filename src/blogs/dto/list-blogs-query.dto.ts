@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { INT4_MAX, parseCanonicalInteger } from '../../common/canonical-integer';
@@ -10,12 +11,28 @@ export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOf
  * Decorators run bottom-up: the integer check comes first.
  */
 export class ListBlogsQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGING.maxLimit,
+    default: PAGING.defaultLimit,
+    description: 'Page size, written in decimal digits without sign or leading zero.',
+    example: 10,
+  })
   @Transform(parseCanonicalInteger)
   @Max(PAGING.maxLimit)
   @Min(1)
   @IsInt({ message: 'limit must be an integer written in decimal digits' })
   readonly limit: number = PAGING.defaultLimit;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: PAGING.maxOffset,
+    default: PAGING.defaultOffset,
+    description: 'Number of blogs to skip, written in decimal digits without sign or leading zero.',
+    example: 0,
+  })
   @Transform(parseCanonicalInteger)
   @Max(PAGING.maxOffset)
   @Min(0)

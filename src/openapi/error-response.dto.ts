@@ -1,0 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ErrorBody } from '../common/filters/all-exceptions.filter';
+
+/**
+ * OpenAPI schema of the error body every error response carries (API contract, "Errors"; written
+ * by `AllExceptionsFilter`). Documentation only: it mirrors {@link ErrorBody}, which the compiler
+ * checks through `implements`.
+ */
+export class ErrorResponse implements ErrorBody {
+  @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.', example: 404 })
+  readonly statusCode!: number;
+
+  @ApiProperty({ description: 'The reason phrase of the status (RFC 9110 §15).', example: 'Not Found' })
+  readonly error!: string;
+
+  @ApiProperty({
+    description: 'What went wrong: one message, or a list of messages for validation errors.',
+    oneOf: [
+      { type: 'string', minLength: 1 },
+      { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+    ],
+    example: 'Blog 42 not found',
+  })
+  readonly message!: string | readonly string[];
+}
