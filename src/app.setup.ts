@@ -100,7 +100,8 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
     });
   }
   app.disable('x-powered-by');
-  // Express's default weak ETag hashes every response body; nothing here asks for it.
+  // Express's default weak ETag hashes every response body; blog responses set their own strong
+  // ETag from the blog's version instead (BlogsController), which costs no hashing.
   app.set('etag', false);
   app.useBodyParser('json', {
     limit: MAX_BODY_BYTES,

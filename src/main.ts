@@ -9,6 +9,7 @@ import { APP_OPTIONS, setupApp } from './app.setup';
 import { appConfig, AppConfigType } from './config/app.config';
 import { ConfigValidationError } from './config/environment';
 import { DataDirInUseError } from './database/embedded-driver';
+import { enableGracefulShutdown } from './lifecycle/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   // Start-up logs are buffered until the application is built, so that a bad configuration ends
@@ -22,9 +23,11 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   setupApp(app);
-  app.enableShutdownHooks();
   const config = app.get<AppConfigType>(appConfig.KEY);
   await app.listen(config.port);
+  // SIGTERM / SIGINT: drain the requests in flight, close the pool, exit 0 (instead of
+  // enableShutdownHooks(), which re-raises the signal and leaves keep-alive connections open).
+  enableGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, logger: new Logger() });
   const { port } = app.getHttpServer().address() as AddressInfo;
   const database = config.database.url ? 'PostgreSQL' : `embedded PGlite in ${config.database.dataDir}`;
   Logger.log(`Listening on port ${port} (${database})`, 'Bootstrap');

@@ -44,6 +44,7 @@ function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; au
     ...base,
     jwt: { ...base.jwt, issuer: overrides.issuer, audience: overrides.audience },
     readsRequireAuth: overrides.readsRequireAuth ?? false,
+    shutdownTimeoutMs: 10_000,
   };
 }
 

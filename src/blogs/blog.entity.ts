@@ -32,4 +32,12 @@ export class Blog {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt!: Date;
+
+  /**
+   * 1 on create, incremented by every update (in the UPDATE statement itself). The blog's strong
+   * entity tag is derived from id and version (see `blog-entity-tag.ts`), so conditional requests
+   * (RFC 9110 §13) need no hashing of the body.
+   */
+  @Column({ type: 'integer', default: 1 })
+  version!: number;
 }

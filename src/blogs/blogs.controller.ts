@@ -1,12 +1,14 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
+  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiResponse,
   ApiTags,
   SecurityRequirementObject,
 } from '@nestjs/swagger';
@@ -14,6 +16,8 @@ import type { Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
+import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
+import { blogEntityTag } from './blog-entity-tag';
 import { BlogIdParam } from './blog-id.decorator';
 import { BlogsService } from './blogs.service';
 import { BlogListResponse, BlogResponse, toBlogResponse } from './dto/blog-response.dto';
@@ -38,6 +42,20 @@ const WRITE_CHECKS =
   'Checks run in this order: token (401), id (400), content type (415), body (400), existence (404), ' +
   'ownership (403); body size (413) and malformed JSON (400) are checked while the body is read.';
 
+/** The `ETag` of a response carrying one blog (documentation only). */
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in ' +
+      '`If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read.',
+    schema: { type: 'string', example: '"1-1"' },
+  },
+} as const;
+
+const PRECONDITION_CHECKS =
+  'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
+  'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
+
 const ID_PARAM = {
   name: 'id',
   description: 'The blog id: decimal digits, no sign or leading zero.',
@@ -49,6 +67,11 @@ const ID_PARAM = {
  * The four operations of the spec (§4) at `/api/v1/blogs` (the `/api/blogs` and `/v1/blogs`
  * aliases are rewritten to it by the application setup). Reads are public unless
  * `READS_REQUIRE_AUTH=true`; writes need a bearer token.
+ *
+ * Every response carrying one blog has its strong `ETag` (RFC 9110 §8.8.3). A read whose
+ * `If-None-Match` matches it is answered 304 without a body by Express (`res.send` checks
+ * `req.fresh` against the `ETag` set here); an update honours `If-Match` and `If-None-Match`
+ * (412 when they do not hold). List responses carry no `ETag`.
  */
 @Controller({ path: 'blogs', version: '1' })
 @ApiTags('blogs')
@@ -82,10 +105,19 @@ export class BlogsController {
     security: OPTIONAL_BEARER,
   })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: BlogResponse, description: 'The blog.' })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description:
+      "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
+  })
+  @ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER })
+  @ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER })
   @ApiErrorResponses(400, 401, 404, 503)
-  async findOne(@BlogIdParam() id: number): Promise<BlogResponse> {
-    return toBlogResponse(await this.blogs.findOne(id));
+  async findOne(@BlogIdParam() id: number, @Res({ passthrough: true }) response: Response): Promise<BlogResponse> {
+    const blog = await this.blogs.findOne(id);
+    response.setHeader('ETag', blogEntityTag(blog));
+    return toBlogResponse(blog);
   }
 
   /** `POST /api/v1/blogs` → 201 with the blog and `Location: /api/v1/blogs/{id}`. */
@@ -106,6 +138,7 @@ export class BlogsController {
         description: 'The path of the new blog.',
         schema: { type: 'string', example: `${BLOGS_PATH}/1` },
       },
+      ...ETAG_HEADER,
     },
   })
   @ApiErrorResponses(400, 401, 413, 415, 503)
@@ -116,10 +149,15 @@ export class BlogsController {
   ): Promise<BlogResponse> {
     const blog = await this.blogs.create(body, principal.sub);
     response.location(`${BLOGS_PATH}/${blog.id}`);
+    response.setHeader('ETag', blogEntityTag(blog));
     return toBlogResponse(blog);
   }
 
-  /** `PUT /api/v1/blogs/:id` → 200 with the updated blog; 404 when absent, 403 when not the owner's. */
+  /**
+   * `PUT /api/v1/blogs/:id` → 200 with the updated blog; 404 when absent, 403 when not the owner's,
+   * 412 when `If-Match` / `If-None-Match` does not hold. A malformed `If-Match` / `If-None-Match`
+   * is 400, after the body's checks (the handler runs after the validation pipes).
+   */
   @Put(':id')
   @ApiOperation({
     operationId: 'updateBlog',
@@ -127,18 +165,38 @@ export class BlogsController {
     description:
       'A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token ' +
       'with scope `blogs:admin` may update a blog. `updatedAt` moves forward. ' +
-      WRITE_CHECKS,
+      WRITE_CHECKS +
+      ' ' +
+      PRECONDITION_CHECKS,
   })
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiParam(ID_PARAM)
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: "Update only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`).",
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: "Update only if the blog's current `ETag` is none of these (`*`: never, since the blog exists).",
+  })
   @ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' })
-  @ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.' })
-  @ApiErrorResponses(400, 401, 403, 404, 413, 415, 503)
+  @ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER })
+  @ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 503)
   async update(
     @BlogIdParam() id: number,
     @Body() body: UpdateBlogDto,
     @CurrentPrincipal() principal: Principal,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    return toBlogResponse(await this.blogs.update(id, body, principal));
+    const blog = await this.blogs.update(id, body, principal, {
+      ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
+      ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
+    });
+    response.setHeader('ETag', blogEntityTag(blog));
+    return toBlogResponse(blog);
   }
 }

@@ -17,6 +17,16 @@ export interface BlogPage {
 type PageRow = { readonly [K in keyof Blog]: Blog[K] | null } & { readonly total: string | number };
 
 /**
+ * The versions an update may change, checked inside its `UPDATE` (the preconditions of a
+ * conditional request, RFC 9110 §13): `match`, only these (`If-Match`; empty: none);
+ * `noneMatch`, any but these (`If-None-Match`). Undefined: any version.
+ */
+export interface VersionCondition {
+  readonly match?: readonly number[];
+  readonly noneMatch?: readonly number[];
+}
+
+/**
  * The `blogs` statements, written once at start-up from the entity metadata (so `Blog` and
  * `BlogCount` stay the only places that name columns) and run as named prepared statements.
  */
@@ -39,8 +49,10 @@ export interface BlogStatements {
  *   at most half the table, and the last page is as cheap as the first. That relies on the total
  *   being exact in the same snapshot, which the triggers guarantee.
  * - `update`: sets `updated_at` to the time of the update but at least 1 ms past the stored value
- *   (the column keeps milliseconds), so every successful update advances it strictly, and changes
- *   the row only when `$5` is null (an admin) or the blog's owner.
+ *   (the column keeps milliseconds), so every successful update advances it strictly, increments
+ *   `version`, and changes the row only when `$5` is null (an admin) or the blog's owner, and its
+ *   version is among `$6` (when not null) and not among `$7` (when not null): so of concurrent
+ *   updates made with the same `If-Match`, exactly one changes the row.
  */
 export function buildBlogStatements(blog: EntityMetadata, count: EntityMetadata): BlogStatements {
   const column = (metadata: EntityMetadata, property: string): string => {
@@ -79,8 +91,11 @@ export function buildBlogStatements(blog: EntityMetadata, count: EntityMetadata)
       name: 'blogs.update',
       text:
         `UPDATE ${blogs} SET ${b('title')} = $2, ${b('content')} = $3, ${b('author')} = $4, ` +
-        `${b('updatedAt')} = GREATEST(CURRENT_TIMESTAMP, ${b('updatedAt')} + interval '1 millisecond') ` +
-        `WHERE ${b('id')} = $1 AND (${b('ownerSub')} = $5 OR $5 IS NULL) RETURNING ${select}`,
+        `${b('updatedAt')} = GREATEST(CURRENT_TIMESTAMP, ${b('updatedAt')} + interval '1 millisecond'), ` +
+        `${b('version')} = ${b('version')} + 1 ` +
+        `WHERE ${b('id')} = $1 AND (${b('ownerSub')} = $5 OR $5 IS NULL) ` +
+        `AND ($6::int4[] IS NULL OR ${b('version')} = ANY($6::int4[])) ` +
+        `AND ($7::int4[] IS NULL OR ${b('version')} <> ALL($7::int4[])) RETURNING ${select}`,
     },
   };
 }
@@ -129,19 +144,27 @@ export class BlogsRepository {
   }
 
   /**
-   * Replaces title, content and author of blog `id` and advances its `updatedAt`, in one
-   * statement, if `requiredOwner` is undefined or owns the blog.
+   * Replaces title, content and author of blog `id`, advances its `updatedAt` and increments its
+   * `version`, in one statement, if `requiredOwner` is undefined or owns the blog and its version
+   * meets `versions`.
    *
-   * @returns the row as stored, or undefined when no row was changed (no such blog, or not
-   *   `requiredOwner`'s).
+   * @returns the row as stored, or undefined when no row was changed (no such blog, not
+   *   `requiredOwner`'s, or at another version).
    */
-  async update(id: number, input: BlogInputDto, requiredOwner: string | undefined): Promise<Blog | undefined> {
+  async update(
+    id: number,
+    input: BlogInputDto,
+    requiredOwner: string | undefined,
+    versions: VersionCondition = {},
+  ): Promise<Blog | undefined> {
     const [row] = await runPrepared<Blog>(this.dataSource, this.statements.update, [
       id,
       input.title,
       input.content,
       input.author,
       requiredOwner ?? null,
+      versions.match ?? null,
+      versions.noneMatch ?? null,
     ]);
     return row;
   }

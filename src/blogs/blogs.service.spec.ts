@@ -1,6 +1,12 @@
-import { ForbiddenException, InternalServerErrorException, NotFoundException } from '@nestjs/common';
+import {
+  ForbiddenException,
+  InternalServerErrorException,
+  NotFoundException,
+  PreconditionFailedException,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Principal } from '../auth/principal';
+import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
 import type { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
 import { BlogsService, requiredOwner } from './blogs.service';
@@ -17,6 +23,7 @@ function makeBlog(overrides: Partial<Blog> = {}): Blog {
     ownerSub: 'alice',
     createdAt: new Date('2026-01-01T00:00:00.000Z'),
     updatedAt: new Date('2026-01-01T00:00:00.000Z'),
+    version: 3,
     ...overrides,
   };
 }
@@ -85,7 +92,7 @@ describe('BlogsService', () => {
       const stored = makeBlog({ ...input, updatedAt: new Date('2026-03-03T03:03:03.333Z') });
       repository.update.mockResolvedValueOnce(stored);
       await expect(service.update(7, input, alice)).resolves.toBe(stored);
-      expect(repository.update).toHaveBeenCalledWith(7, input, 'alice');
+      expect(repository.update).toHaveBeenCalledWith(7, input, 'alice', { match: undefined, noneMatch: undefined });
       expect(repository.findById).not.toHaveBeenCalled();
     });
 
@@ -93,7 +100,7 @@ describe('BlogsService', () => {
       const stored = makeBlog({ ...input });
       repository.update.mockResolvedValueOnce(stored);
       await expect(service.update(7, input, admin)).resolves.toBe(stored);
-      expect(repository.update).toHaveBeenCalledWith(7, input, undefined);
+      expect(repository.update).toHaveBeenCalledWith(7, input, undefined, { match: undefined, noneMatch: undefined });
     });
 
     it('throws NotFoundException (404) when the UPDATE changed nothing and the blog does not exist', async () => {
@@ -106,7 +113,7 @@ describe('BlogsService', () => {
       repository.update.mockResolvedValueOnce(undefined);
       repository.findById.mockResolvedValueOnce(makeBlog());
       await expect(service.update(7, input, bob)).rejects.toThrow(ForbiddenException);
-      expect(repository.update).toHaveBeenCalledWith(7, input, 'bob');
+      expect(repository.update).toHaveBeenCalledWith(7, input, 'bob', { match: undefined, noneMatch: undefined });
     });
 
     it.each([
@@ -120,6 +127,67 @@ describe('BlogsService', () => {
         await expect(service.update(7, input, principal)).rejects.toThrow(InternalServerErrorException);
       },
     );
+
+    describe('preconditions (If-Match, If-None-Match)', () => {
+      const ifMatch = (value: string) => ({ ifMatch: parseEntityTagCondition('If-Match', value) });
+      const ifNoneMatch = (value: string) => ({ ifNoneMatch: parseEntityTagCondition('If-None-Match', value) });
+
+      it('If-Match: the UPDATE may change only the versions its strong tags of this blog name', async () => {
+        const stored = makeBlog({ ...input, version: 4 });
+        repository.update.mockResolvedValueOnce(stored);
+        await expect(service.update(7, input, alice, ifMatch('"7-2", "7-3", W/"7-5", "8-3", "x"'))).resolves.toBe(
+          stored,
+        );
+        expect(repository.update).toHaveBeenCalledWith(7, input, 'alice', { match: [2, 3], noneMatch: undefined });
+      });
+
+      it('If-Match naming no version of this blog: the UPDATE may change none (an empty list, not "any")', async () => {
+        repository.update.mockResolvedValueOnce(undefined);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.update(7, input, alice, ifMatch('W/"7-3", "8-3"'))).rejects.toThrow(
+          PreconditionFailedException,
+        );
+        expect(repository.update).toHaveBeenCalledWith(7, input, 'alice', { match: [], noneMatch: undefined });
+      });
+
+      it('If-Match: * puts no condition on the version', async () => {
+        repository.update.mockResolvedValueOnce(makeBlog());
+        await service.update(7, input, alice, ifMatch('*'));
+        expect(repository.update).toHaveBeenCalledWith(7, input, 'alice', { match: undefined, noneMatch: undefined });
+      });
+
+      it('If-None-Match: the UPDATE excludes the versions its tags (weak or strong) name', async () => {
+        repository.update.mockResolvedValueOnce(makeBlog());
+        await service.update(7, input, alice, ifNoneMatch('"7-1", W/"7-2", "9-3"'));
+        expect(repository.update).toHaveBeenCalledWith(7, input, 'alice', { match: undefined, noneMatch: [1, 2] });
+      });
+
+      it('If-None-Match: * → 412 for an existing blog without any UPDATE', async () => {
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.update(7, input, alice, ifNoneMatch('*'))).rejects.toThrow(PreconditionFailedException);
+        expect(repository.update).not.toHaveBeenCalled();
+      });
+
+      it('no row changed with a precondition: 412 naming the blog, when it exists and the principal may update it', async () => {
+        repository.update.mockResolvedValueOnce(undefined);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.update(7, input, admin, ifMatch('"7-2"'))).rejects.toThrow(
+          new PreconditionFailedException(
+            'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
+          ),
+        );
+      });
+
+      it('404 and 403 come before 412', async () => {
+        repository.update.mockResolvedValue(undefined);
+        repository.findById.mockResolvedValueOnce(undefined);
+        await expect(service.update(7, input, alice, ifMatch('"7-2"'))).rejects.toThrow(NotFoundException);
+        repository.findById.mockResolvedValueOnce(makeBlog({ ownerSub: 'alice' }));
+        await expect(service.update(7, input, bob, ifMatch('"7-2"'))).rejects.toThrow(ForbiddenException);
+        repository.findById.mockResolvedValueOnce(undefined);
+        await expect(service.update(7, input, alice, ifNoneMatch('*'))).rejects.toThrow(NotFoundException);
+      });
+    });
 
     it('propagates a failure of the UPDATE', async () => {
       repository.update.mockRejectedValueOnce(new Error('deadlock'));

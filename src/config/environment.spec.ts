@@ -74,6 +74,7 @@ describe('loadAppConfig', () => {
         RATE_LIMIT_REDIS_PREFIX: 'blogs:rl:',
         TRUST_PROXY: '1',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
+        SHUTDOWN_TIMEOUT_MS: '2500',
       });
 
       expect(config).toEqual({
@@ -100,6 +101,7 @@ describe('loadAppConfig', () => {
         },
         trustProxy: 1,
         corsOrigins: ['https://app.example', 'http://localhost:5173'],
+        shutdownTimeoutMs: 2500,
       });
     });
 
@@ -140,6 +142,12 @@ describe('loadAppConfig', () => {
 
     it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
       expect(loadAppConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+    });
+
+    it('SHUTDOWN_TIMEOUT_MS defaults to 10000 and accepts its bounds 0 and 600000', () => {
+      expect(loadAppConfig({}).shutdownTimeoutMs).toBe(10_000);
+      expect(loadAppConfig({ SHUTDOWN_TIMEOUT_MS: '0' }).shutdownTimeoutMs).toBe(0);
+      expect(loadAppConfig({ SHUTDOWN_TIMEOUT_MS: '600000' }).shutdownTimeoutMs).toBe(600_000);
     });
 
     it('accepts postgresql:// URLs', () => {
@@ -194,6 +202,11 @@ describe('loadAppConfig', () => {
       ['PORT', '-1'],
       ['PORT', '1.5'],
       ['PORT', '080'],
+      ['SHUTDOWN_TIMEOUT_MS', '600001'],
+      ['SHUTDOWN_TIMEOUT_MS', '-1'],
+      ['SHUTDOWN_TIMEOUT_MS', '10s'],
+      ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+      ['SHUTDOWN_TIMEOUT_MS', '010'],
       ['READS_REQUIRE_AUTH', 'yes'],
       ['READS_REQUIRE_AUTH', 'TRUE'],
       ['READS_REQUIRE_AUTH', '1'],

@@ -48,6 +48,13 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 /** Whether `algorithm` is an HMAC one (a shared secret), as opposed to a public-key one. */
 export const isHmacAlgorithm = (algorithm: string): boolean => algorithm.startsWith('HS');
+/** Default of `SHUTDOWN_TIMEOUT_MS`: how long in-flight requests may run after SIGTERM, in ms. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Largest `SHUTDOWN_TIMEOUT_MS` accepted (10 minutes). */
+export const MAX_SHUTDOWN_TIMEOUT_MS = 600_000;
+
+const SHUTDOWN_TIMEOUT_MESSAGE = `SHUTDOWN_TIMEOUT_MS must be an integer number of milliseconds between 0 and ${MAX_SHUTDOWN_TIMEOUT_MS}`;
 
 /** Minimum HS256 key length in bytes (RFC 7518 §3.2: a key at least as long as the hash output). */
 export const MIN_JWT_SECRET_BYTES = 32;
@@ -228,6 +235,11 @@ export class EnvironmentVariables {
     message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example',
   })
   readonly CORS_ORIGINS: readonly string[] = [];
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: SHUTDOWN_TIMEOUT_MESSAGE })
+  @Min(0, { message: SHUTDOWN_TIMEOUT_MESSAGE })
+  @Max(MAX_SHUTDOWN_TIMEOUT_MS, { message: SHUTDOWN_TIMEOUT_MESSAGE })
+  readonly SHUTDOWN_TIMEOUT_MS: number = DEFAULT_SHUTDOWN_TIMEOUT_MS;
 }
 
 /** Where the data lives: what `buildDataSourceOptions` needs, from `DATABASE_URL` and `DATA_DIR`. */
@@ -252,6 +264,8 @@ export interface AppConfig {
   readonly trustProxy: TrustProxy;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
   readonly corsOrigins: readonly string[];
+  /** After SIGTERM / SIGINT, how long in-flight requests may still run before they are cut off, in ms. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** How bearer tokens are verified. */
@@ -324,6 +338,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     },
     trustProxy: vars.TRUST_PROXY,
     corsOrigins: vars.CORS_ORIGINS,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -419,6 +434,7 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'RATE_LIMIT_REDIS_PREFIX',
   'TRUST_PROXY',
   'CORS_ORIGINS',
+  'SHUTDOWN_TIMEOUT_MS',
 ];
 
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {

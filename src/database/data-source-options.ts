@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/environment';
 import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
+import { AddBlogVersion1795400100000 } from './migrations/1795400100000-AddBlogVersion';
 import { ReadTimeoutClosingClient } from './read-timeout-closing-client';
 
 /** TypeORM options of the Postgres driver (TypeORM 1.x exports no named type for them). */
@@ -27,6 +28,14 @@ export const SERVER_POOL_SIZE = 10;
 export const DATABASE_TIMEOUTS = { connectMs: 1_500, statementMs: 2_000, queryMs: 2_500 } as const;
 
 /**
+ * Bounds on idle connections, in ms: `poolIdleMs` closes a pooled connection unused for that long
+ * (the pool shrinks after a burst, and a connection to a server that went away is not kept);
+ * `idleInTransactionMs` makes the server end a session that sits inside an open transaction for
+ * that long, so a client that vanished mid-transaction cannot hold row locks.
+ */
+export const DATABASE_IDLE_LIMITS = { poolIdleMs: 10_000, idleInTransactionMs: 5_000 } as const;
+
+/**
  * Builds the DataSource options for the configured database: a PostgreSQL server when
  * `database.url` is set, else the embedded PGlite database under `database.dataDir`. Both use the
  * same entities, migrations and SQL. Migrations are listed explicitly (no globs) so the same
@@ -38,7 +47,7 @@ export function buildDataSourceOptions(database: AppConfig['database']): Postgre
   const common = {
     type: 'postgres',
     entities: [Blog, BlogCount],
-    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000],
+    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
   } as const satisfies PostgresOptions;
@@ -54,6 +63,8 @@ export function buildDataSourceOptions(database: AppConfig['database']): Postgre
         Client: ReadTimeoutClosingClient,
         statement_timeout: DATABASE_TIMEOUTS.statementMs,
         query_timeout: DATABASE_TIMEOUTS.queryMs,
+        idle_in_transaction_session_timeout: DATABASE_IDLE_LIMITS.idleInTransactionMs,
+        idleTimeoutMillis: DATABASE_IDLE_LIMITS.poolIdleMs,
         // Lets the kernel notice a peer that vanished while a pooled connection sat idle.
         keepAlive: true,
       },

@@ -22,6 +22,12 @@ export const API_ERRORS = {
     example: 'Only the author of this blog may update it',
   },
   404: { description: 'No blog has this id.', example: 'Blog 42 not found' },
+  412: {
+    description:
+      'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
+      '`ETag` was read. Nothing was changed.',
+    example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
+  },
   413: { description: 'The body is larger than 1 MiB (1,048,576 bytes).', example: 'request entity too large' },
   415: {
     description: 'The body is not `application/json` (optionally `charset=utf-8`).',

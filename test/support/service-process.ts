@@ -1,0 +1,230 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// The built service as a real process: compiled once per test file into a scratch directory (what
+// `npm run build` makes, without touching ./dist), started with `node dist/main.js` and an exact
+// environment, spoken to over real HTTP, and sent real signals.
+
+const ROOT = resolve(__dirname, '..', '..');
+const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+
+/** Every variable the service reads, plus what could change how node behaves: dropped from the runner's environment. */
+const INHERITED_TO_DROP = [
+  'NODE_ENV',
+  'PORT',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'JWT_SECRET',
+  'JWT_ISSUER',
+  'JWT_AUDIENCE',
+  'READS_REQUIRE_AUTH',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NODE_OPTIONS',
+  'E2E_SERVER_URL',
+  'E2E_DATABASE_PREFIX',
+];
+
+const scratchDirs: string[] = [];
+const running = new Set<ChildProcess>();
+
+/** A new empty directory, removed by {@link cleanUpServiceProcesses}. */
+export function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'blog-service-e2e-'));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** Kills every service still running and removes the scratch directories. For `afterAll`. */
+export function cleanUpServiceProcesses(): void {
+  for (const child of running) killGroup(child, 'SIGKILL');
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+/**
+ * Compiles the service with the build's tsconfig (what `nest build` runs) into a scratch
+ * directory beside a link to the repository's node_modules.
+ *
+ * @returns the path of the compiled `main.js`.
+ */
+export async function buildService(): Promise<string> {
+  const app = scratchDir();
+  const outDir = join(app, 'dist');
+  const child = spawn(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', outDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  if (code !== 0) throw new Error(`tsc failed (${code}): ${output}`);
+  symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+  return join(outDir, 'main.js');
+}
+
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** How a service process ended. */
+export interface ServiceExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** When it ended (`Date.now()`). */
+  readonly at: number;
+}
+
+/** One HTTP exchange: the status (or the error that ended it) and when it started and ended. */
+export interface Exchange {
+  readonly status?: number;
+  readonly headers?: IncomingHttpHeaders;
+  readonly text: string;
+  /** The client error (`ECONNREFUSED`, `ECONNRESET`, `timeout`…) when no response came. */
+  readonly error?: string;
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+/** Options of {@link ServiceProcess.request}. */
+export interface RequestOptions {
+  readonly method?: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  readonly agent?: Agent;
+  /** The client gives up after this many ms and reports `timeout` (default 15 s: a hang). */
+  readonly timeoutMs?: number;
+}
+
+/** The service running as `node dist/main.js` on a port of its own. */
+export class ServiceProcess {
+  private log = '';
+  /** Resolves when the process has ended. */
+  readonly exited: Promise<ServiceExit>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    this.exited = new Promise((done) =>
+      child.on('exit', (code, signal) => {
+        running.delete(child);
+        done({ code, signal, at: Date.now() });
+      }),
+    );
+  }
+
+  /**
+   * Starts `node <mainJs>` from a scratch directory (no `.env` near) with exactly `vars` (plus
+   * `PORT`, a free port, unless given) on top of the runner's environment stripped of every
+   * service variable.
+   */
+  static async start(mainJs: string, vars: Record<string, string | undefined>): Promise<ServiceProcess> {
+    const port = vars.PORT === undefined ? await freePort() : Number(vars.PORT);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of INHERITED_TO_DROP) delete env[name];
+    for (const [name, value] of Object.entries({ ...vars, PORT: String(port) })) {
+      if (value !== undefined) env[name] = value;
+    }
+    const child = spawn(process.execPath, [mainJs], {
+      cwd: scratchDir(),
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    return new ServiceProcess(child, port);
+  }
+
+  /** Everything the process wrote to stdout and stderr so far, without colour codes. */
+  output(): string {
+    // ANSI colour sequences (ESC [ … m) of Nest's logger.
+    return this.log.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Sends `signal` to the process. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** Kills the process (and anything it started) if it still runs. */
+  kill(): void {
+    killGroup(this.child, 'SIGKILL');
+  }
+
+  /**
+   * Polls `GET /health/live` until 200.
+   * @throws when the process exits or `timeoutMs` passes first, with its output.
+   */
+  async waitUntilLive(timeoutMs = 90_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && this.running) {
+      const live = await this.request({ path: '/health/live', timeoutMs: 2_000 });
+      if (live.status === 200) return;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    throw new Error(`the service did not become live (running: ${this.running}):\n${this.output()}`);
+  }
+
+  /** One HTTP request to the service on 127.0.0.1; never rejects (errors are reported in the result). */
+  request(options: RequestOptions): Promise<Exchange> {
+    const startedAt = Date.now();
+    return new Promise((done) => {
+      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const headers: Record<string, string> = { ...options.headers };
+      if (payload !== undefined) headers['Content-Type'] = 'application/json';
+      let settled = false;
+      const finish = (result: Omit<Exchange, 'startedAt' | 'endedAt'>): void => {
+        if (settled) return;
+        settled = true;
+        done({ ...result, startedAt, endedAt: Date.now() });
+      };
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: options.method ?? 'GET',
+          path: options.path,
+          headers,
+          agent: options.agent,
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => finish({ status: res.statusCode, headers: res.headers, text }));
+          res.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message, text }));
+        },
+      );
+      req.setTimeout(options.timeoutMs ?? 15_000, () =>
+        req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })),
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ?? error.message, text: '' }));
+      req.end(payload);
+    });
+  }
+}
