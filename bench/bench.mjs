@@ -78,7 +78,7 @@ async function main() {
     DATABASE_URL: databaseUrl,
     JWT_SECRET,
     // Rate limits would answer the load with 429s: the bench measures the request path.
-    THROTTLE_ENABLED: 'false',
+    RATE_LIMIT_ENABLED: 'false',
   };
   const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench', 'results')] : [];
   const service = await startServer('service', [...profile, 'dist/main.js'], { ...env, NODE_ENV: 'production' });

@@ -4,10 +4,24 @@ import { BlogsModule } from './blogs/blogs.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
-/** The application: configuration, database, authentication, health, metrics and the blog resource. */
+/**
+ * The application: configuration, logging, database, authentication, abuse limits, health,
+ * metrics and the blog resource.
+ */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, AuthModule, HealthModule, MetricsModule, BlogsModule],
+  imports: [
+    AppConfigModule,
+    LoggingModule,
+    DatabaseModule,
+    AuthModule,
+    RateLimitModule,
+    HealthModule,
+    MetricsModule,
+    BlogsModule,
+  ],
 })
 export class AppModule {}

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, setupApp } from './app.setup';
@@ -19,6 +20,7 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
     autoFlushLogs: false,
   });
+  app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   setupApp(app);
   const config = app.get<AppConfigType>(appConfig.KEY);

@@ -32,6 +32,7 @@ const INHERITED_TO_DROP = [
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
+  'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
   'NODE_OPTIONS',
   'E2E_SERVER_URL',
@@ -227,6 +228,7 @@ describe('start-up with a bad configuration', () => {
     { name: 'PORT=-1', spoil: { PORT: '-1' }, variable: 'PORT' },
     { name: 'SHUTDOWN_TIMEOUT_MS=10s', spoil: { SHUTDOWN_TIMEOUT_MS: '10s' }, variable: 'SHUTDOWN_TIMEOUT_MS' },
     { name: 'READS_REQUIRE_AUTH=maybe', spoil: { READS_REQUIRE_AUTH: 'maybe' }, variable: 'READS_REQUIRE_AUTH' },
+    { name: 'LOG_LEVEL=verbose', spoil: { LOG_LEVEL: 'verbose' }, variable: 'LOG_LEVEL' },
     { name: 'DATABASE_URL=mysql://x', spoil: { DATABASE_URL: 'mysql://x' }, variable: 'DATABASE_URL' },
     { name: 'JWT_SECRET too short (16 bytes)', spoil: { JWT_SECRET: 'only-16-bytes-xx' }, variable: 'JWT_SECRET' },
     { name: 'JWT_SECRET of 31 bytes', spoil: { JWT_SECRET: 'x'.repeat(31) }, variable: 'JWT_SECRET' },
@@ -330,7 +332,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
     expect(exit.stdout).not.toMatch(/token/i);
   });
 
-  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build)', async () => {
+  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
     const port = await freePort();
     const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
     const output = collectOutput(child);
@@ -342,6 +344,24 @@ describe('npm run start:prod (the built service, production mode)', () => {
         output: '',
       });
       expect(output()).not.toMatch(/token/i);
+
+      // Production logs are JSON lines, one per request (written asynchronously: wait for it).
+      await httpCall(port, 'GET', '/health/live?probe=1');
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
+        await new Promise((r) => setTimeout(r, 50));
+      const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records).toContainEqual(
+        expect.objectContaining({ context: 'Bootstrap', msg: expect.stringMatching(/^Listening on port \d+/) }),
+      );
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          req: { id: expect.any(String), method: 'GET', url: '/health/live' },
+          res: { statusCode: 200 },
+          route: '/health/live',
+          responseTime: expect.any(Number),
+        }),
+      );
     } finally {
       kill(child, 'SIGTERM');
     }

@@ -17,8 +17,9 @@ export class DevTokenAnnouncer implements OnApplicationBootstrap {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfigType) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.jwt.secretGenerated) return;
-    const token = mintToken(this.config.jwt, DEV_TOKEN);
+    const { secret, secretGenerated } = this.config.jwt;
+    if (!secretGenerated || secret === undefined) return;
+    const token = mintToken({ ...this.config.jwt, secret }, DEV_TOKEN);
     this.logger.warn(
       `JWT_SECRET is not set: using a random secret for this process. ` +
         `Development token (sub=${DEV_TOKEN.sub}, scope=${DEV_TOKEN.scope}, valid ${DEV_TOKEN.ttl}):\n${token}`,

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import * as jwt from 'jsonwebtoken';
 import { appConfig, AppConfigType } from '../config/app.config';
+import { loadAppConfig } from '../config/environment';
 import { Public, ReadAccess } from './access.decorator';
 import { BearerTokenException } from './bearer-token.exception';
 import { JwtAuthGuard } from './jwt-auth.guard';
@@ -38,11 +39,10 @@ interface FakeRequest {
 }
 
 function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; audience?: string } = {}): AppConfigType {
+  const base = loadAppConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
   return {
-    nodeEnv: 'test',
-    port: 3000,
-    database: { url: undefined, dataDir: './data' },
-    jwt: { secret: SECRET, secretGenerated: false, issuer: overrides.issuer, audience: overrides.audience },
+    ...base,
+    jwt: { ...base.jwt, issuer: overrides.issuer, audience: overrides.audience },
     readsRequireAuth: overrides.readsRequireAuth ?? false,
     shutdownTimeoutMs: 10_000,
   };

@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { IncomingMessage } from 'node:http';
@@ -17,6 +17,7 @@ import type { Principal } from './principal';
  *
  * @throws BearerTokenException (401) for a missing, malformed or rejected token: challenge `Bearer`
  *   when no bearer token was sent, `Bearer error="invalid_token"` otherwise (RFC 6750 §3.1).
+ * @throws the 503 of an identity provider whose keys cannot be fetched.
  * @throws anything else the strategy raised (not an authentication failure, e.g. a bug or an
  *   unavailable dependency) unchanged, so that the exception filter logs it and answers 500.
  */
@@ -55,6 +56,9 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
    */
   override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false, info: unknown): TUser {
     if (error !== null && error !== undefined) throw error;
+    // The identity provider's keys could not be fetched (see createJwksKeyProvider): not the
+    // token's fault, so 503 rather than 401.
+    if (info instanceof HttpException && info.getStatus() >= 500) throw info;
     if (!principal) throw describeRejection(info);
     return principal;
   }

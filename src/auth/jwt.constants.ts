@@ -5,7 +5,7 @@
 /** Name under which `JwtStrategy` is registered with Passport and which `JwtAuthGuard` runs. */
 export const JWT_STRATEGY = 'jwt';
 
-/** The only signing algorithm accepted; pinned so `alg: none` and key confusion cannot pass (RFC 8725 §3.1). */
+/** The algorithm of the tokens this service mints (development tokens, `npm run token`); what it accepts is `JWT_ALGORITHMS`. */
 export const JWT_ALGORITHM = 'HS256';
 
 /** Allowed clock skew when checking `exp` and `nbf`, in seconds (API contract: 30 s). */

@@ -34,7 +34,9 @@ function main(): number {
   const config = loadAppConfig(process.env);
   // Seconds, or a duration such as 15m; jsonwebtoken rejects a malformed one with a clear message.
   const ttl = /^[0-9]+$/.test(values.ttl) ? Number(values.ttl) : (values.ttl as MintTokenOptions['ttl']);
-  process.stdout.write(`${mintToken(config.jwt, { sub: values.sub, scope: values.scope, ttl })}\n`);
+  process.stdout.write(
+    `${mintToken({ ...config.jwt, secret: process.env.JWT_SECRET }, { sub: values.sub, scope: values.scope, ttl })}\n`,
+  );
   return 0;
 }
 

@@ -41,7 +41,7 @@ describe('loadAppConfig', () => {
 
       expect(config.jwt.secretGenerated).toBe(true);
       expect(typeof config.jwt.secret).toBe('string');
-      expect(Buffer.byteLength(config.jwt.secret, 'utf8')).toBeGreaterThanOrEqual(MIN_JWT_SECRET_BYTES);
+      expect(Buffer.byteLength(config.jwt.secret ?? '', 'utf8')).toBeGreaterThanOrEqual(MIN_JWT_SECRET_BYTES);
       expect(MIN_JWT_SECRET_BYTES).toBe(32);
     });
 
@@ -65,6 +65,15 @@ describe('loadAppConfig', () => {
         JWT_ISSUER: 'https://idp.example',
         JWT_AUDIENCE: 'blog-service',
         READS_REQUIRE_AUTH: 'true',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_ENABLED: 'false',
+        RATE_LIMIT_WINDOW_SECONDS: '10',
+        RATE_LIMIT_READS: '100',
+        RATE_LIMIT_WRITES: '5',
+        REDIS_URL: 'redis://cache:6379/0',
+        RATE_LIMIT_REDIS_PREFIX: 'blogs:rl:',
+        TRUST_PROXY: '1',
+        CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         SHUTDOWN_TIMEOUT_MS: '2500',
       });
 
@@ -72,10 +81,67 @@ describe('loadAppConfig', () => {
         nodeEnv: 'production',
         port: 8080,
         database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
-        jwt: { secret: SECRET_32, secretGenerated: false, issuer: 'https://idp.example', audience: 'blog-service' },
+        jwt: {
+          secret: SECRET_32,
+          secretGenerated: false,
+          issuer: 'https://idp.example',
+          audience: 'blog-service',
+          jwksUri: undefined,
+          algorithms: ['HS256'],
+        },
         readsRequireAuth: true,
+        logLevel: 'warn',
+        rateLimit: {
+          enabled: false,
+          windowSeconds: 10,
+          reads: 100,
+          writes: 5,
+          redisUrl: 'redis://cache:6379/0',
+          redisPrefix: 'blogs:rl:',
+        },
+        trustProxy: 1,
+        corsOrigins: ['https://app.example', 'http://localhost:5173'],
         shutdownTimeoutMs: 2500,
       });
+    });
+
+    it('rate limits default to on, 6000 reads and 600 writes per 60 s, in memory; TRUST_PROXY off; CORS closed', () => {
+      const config = loadAppConfig({});
+      expect(config.rateLimit).toEqual({
+        enabled: true,
+        windowSeconds: 60,
+        reads: 6000,
+        writes: 600,
+        redisUrl: undefined,
+        redisPrefix: 'blog-service:rate-limit:',
+      });
+      expect(config.trustProxy).toBe(false);
+      expect(config.corsOrigins).toEqual([]);
+      expect(loadAppConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+      expect(loadAppConfig({ REDIS_URL: '' }).rateLimit.redisUrl).toBeUndefined();
+    });
+
+    it.each<[string, unknown]>([
+      ['true', true],
+      ['false', false],
+      ['0', 0],
+      ['2', 2],
+      ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7', ['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']],
+    ])('TRUST_PROXY=%p is %p for Express', (value, expected) => {
+      expect(loadAppConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    });
+
+    it('LOG_LEVEL defaults to info, and to silent when NODE_ENV=test; an empty value is unset', () => {
+      expect(loadAppConfig({}).logLevel).toBe('info');
+      expect(loadAppConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET_32 }).logLevel).toBe('info');
+      expect(loadAppConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+      expect(loadAppConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+      expect(loadAppConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
+    });
+
+    it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+      expect(loadAppConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
     });
 
     it('SHUTDOWN_TIMEOUT_MS defaults to 10000 and accepts its bounds 0 and 600000', () => {
@@ -148,6 +214,24 @@ describe('loadAppConfig', () => {
       ['DATABASE_URL', 'postgres://'],
       ['NODE_ENV', 'staging'],
       ['DATA_DIR', ''],
+      ['LOG_LEVEL', 'verbose'],
+      ['LOG_LEVEL', 'INFO'],
+      ['RATE_LIMIT_ENABLED', 'off'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '0'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '86401'],
+      ['RATE_LIMIT_READS', '0'],
+      ['RATE_LIMIT_READS', '1e3'],
+      ['RATE_LIMIT_WRITES', '-1'],
+      ['RATE_LIMIT_WRITES', '1000001'],
+      ['REDIS_URL', 'http://cache:6379'],
+      ['RATE_LIMIT_REDIS_PREFIX', 'has space'],
+      ['TRUST_PROXY', 'yes'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '10.0.0.300'],
+      ['TRUST_PROXY', 'loopback,'],
+      ['CORS_ORIGINS', '*'],
+      ['CORS_ORIGINS', 'https://app.example/path'],
+      ['CORS_ORIGINS', 'app.example'],
     ])('%s=%p', (variable, value) => {
       const error = configError({ [variable]: value });
 
@@ -180,6 +264,65 @@ describe('loadAppConfig', () => {
       const secret = 'tooshort-s3cr3t';
       expect(configError({ JWT_SECRET: secret }).message).not.toContain(secret);
     });
+  });
+});
+
+describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
+  const JWKS = 'https://idp.example/.well-known/jwks.json';
+
+  it('HS256 only, with JWT_SECRET alone (the default)', () => {
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32 }).jwt).toEqual({
+      secret: SECRET_32,
+      secretGenerated: false,
+      issuer: undefined,
+      audience: undefined,
+      jwksUri: undefined,
+      algorithms: ['HS256'],
+    });
+    expect(loadAppConfig({}).jwt.algorithms).toEqual(['HS256']);
+  });
+
+  it('RS256 and ES256 with JWT_JWKS_URI alone: no secret is made, none is needed in production', () => {
+    const config = loadAppConfig({ NODE_ENV: 'production', JWT_JWKS_URI: JWKS });
+    expect(config.jwt).toEqual({
+      secret: undefined,
+      secretGenerated: false,
+      issuer: undefined,
+      audience: undefined,
+      jwksUri: JWKS,
+      algorithms: ['RS256', 'ES256'],
+    });
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS }).jwt.secret).toBeUndefined();
+  });
+
+  it('both: HS256, RS256 and ES256; JWT_ALGORITHMS narrows (duplicates and spaces ignored)', () => {
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS }).jwt.algorithms).toEqual([
+      'HS256',
+      'RS256',
+      'ES256',
+    ]);
+    expect(
+      loadAppConfig({ JWT_SECRET: SECRET_32, JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: ' RS256 , RS256' }).jwt.algorithms,
+    ).toEqual(['RS256']);
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'ES256,PS256' }).jwt.algorithms).toEqual([
+      'ES256',
+      'PS256',
+    ]);
+    expect(loadAppConfig({ JWT_SECRET: SECRET_32, JWT_ALGORITHMS: '' }).jwt.algorithms).toEqual(['HS256']);
+  });
+
+  it.each<[string, NodeJS.ProcessEnv, string]>([
+    ['an HMAC algorithm without JWT_SECRET', { JWT_JWKS_URI: JWKS, JWT_ALGORITHMS: 'HS256' }, 'JWT_ALGORITHMS'],
+    [
+      'a public-key algorithm without JWT_JWKS_URI',
+      { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'RS256' },
+      'JWT_ALGORITHMS',
+    ],
+    ['an unknown algorithm', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'HS256,none' }, 'JWT_ALGORITHMS'],
+    ['a JWKS URI that is no http(s) URL', { JWT_JWKS_URI: 'ftp://idp.example/jwks' }, 'JWT_JWKS_URI'],
+    ['production with neither JWT_SECRET nor JWT_JWKS_URI', { NODE_ENV: 'production' }, 'JWT_SECRET'],
+  ])('rejects %s with one line naming the variable', (_name, env, variable) => {
+    expectOneLineNaming(configError(env), variable);
   });
 });
 

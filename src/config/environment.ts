@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -20,6 +22,32 @@ import { parseCanonicalInteger } from '../common/canonical-integer';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
+/** pino's levels plus `silent` (logs nothing), as `LOG_LEVEL` accepts them. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * JWS algorithms `JWT_ALGORITHMS` may list (RFC 7518 §3.1): HMAC ones verify with `JWT_SECRET`,
+ * the others with the identity provider's public keys from `JWT_JWKS_URI`.
+ */
+export const JWT_ALGORITHMS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+/** Whether `algorithm` is an HMAC one (a shared secret), as opposed to a public-key one. */
+export const isHmacAlgorithm = (algorithm: string): boolean => algorithm.startsWith('HS');
 /** Default of `SHUTDOWN_TIMEOUT_MS`: how long in-flight requests may run after SIGTERM, in ms. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -35,6 +63,53 @@ const toBoolean = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 
 const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+
+/** Splits a comma-separated list, trimming each item and dropping empty ones. */
+const toList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : value;
+
+/** Largest rate-limit window, in seconds (one day). */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+/** Largest request budget per window (beyond it, turn limits off with RATE_LIMIT_ENABLED=false). */
+export const MAX_RATE_LIMIT = 1_000_000;
+
+/**
+ * Express `trust proxy` values accepted from `TRUST_PROXY`: `false` (the client address is the
+ * TCP peer; `X-Forwarded-For` is ignored), `true` (the left-most `X-Forwarded-For` address is
+ * believed), a number of proxy hops, or a comma-separated list of addresses, CIDR subnets and the
+ * names `loopback`, `linklocal`, `uniquelocal` of the proxies to trust.
+ */
+export type TrustProxy = boolean | number | readonly string[];
+
+const TRUSTED_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Whether `item` is an address, a CIDR subnet or one of Express's proxy names. */
+function isTrustedProxyItem(item: string): boolean {
+  if (TRUSTED_PROXY_NAMES.has(item)) return true;
+  const [address, bits, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^(0|[1-9][0-9]?|1[01][0-9]|12[0-8])$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** `TRUST_PROXY` → the Express setting, or undefined when the value is not one of the forms. */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^(0|[1-9][0-9]{0,1})$/.test(value)) return Number(value);
+  const items = value.split(',').map((item) => item.trim());
+  return items.length > 0 && items.every(isTrustedProxyItem) ? items : undefined;
+}
+
+/** A browser origin as the `Origin` header carries it: scheme, host and optional port, no path. */
+const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
 
 /**
  * class-validator group of the variables the database connection needs. {@link loadDatabaseConfig}
@@ -79,6 +154,19 @@ export class EnvironmentVariables {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'JWT_JWKS_URI must be an http:// or https:// URL' })
+  readonly JWT_JWKS_URI?: string;
+
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : toList({ value })))
+  @IsOptional()
+  @IsIn(JWT_ALGORITHMS, {
+    each: true,
+    message: `JWT_ALGORITHMS must be a comma-separated list of ${JWT_ALGORITHMS.join(', ')}`,
+  })
+  readonly JWT_ALGORITHMS?: readonly JwtAlgorithm[];
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @IsString()
   readonly JWT_ISSUER?: string;
 
@@ -91,6 +179,62 @@ export class EnvironmentVariables {
   @IsBoolean({ message: 'READS_REQUIRE_AUTH must be "true" or "false"' })
   readonly READS_REQUIRE_AUTH: boolean = false;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  readonly LOG_LEVEL?: LogLevel;
+
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'RATE_LIMIT_ENABLED must be "true" or "false"' })
+  readonly RATE_LIMIT_ENABLED: boolean = true;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}` })
+  @Min(1, { message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}` })
+  @Max(MAX_RATE_LIMIT_WINDOW_SECONDS, {
+    message: `RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and ${MAX_RATE_LIMIT_WINDOW_SECONDS}`,
+  })
+  readonly RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Min(1, { message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Max(MAX_RATE_LIMIT, { message: `RATE_LIMIT_READS must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  readonly RATE_LIMIT_READS: number = 6_000;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Min(1, { message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  @Max(MAX_RATE_LIMIT, { message: `RATE_LIMIT_WRITES must be an integer between 1 and ${MAX_RATE_LIMIT}` })
+  readonly RATE_LIMIT_WRITES: number = 600;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  readonly REDIS_URL?: string;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9:._-]{1,64}$/, {
+    message: 'RATE_LIMIT_REDIS_PREFIX must be 1–64 characters of letters, digits and : . _ -',
+  })
+  readonly RATE_LIMIT_REDIS_PREFIX: string = 'blog-service:rate-limit:';
+
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (parseTrustProxy(value.trim()) ?? null) : value,
+  )
+  @IsDefined({
+    message:
+      'TRUST_PROXY must be true, false, a number of hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal, uniquelocal',
+  })
+  readonly TRUST_PROXY: TrustProxy = false;
+
+  @Transform(toList)
+  @IsString({ each: true })
+  @Matches(ORIGIN, {
+    each: true,
+    message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example',
+  })
+  readonly CORS_ORIGINS: readonly string[] = [];
   @Transform(parseCanonicalInteger)
   @IsInt({ message: SHUTDOWN_TIMEOUT_MESSAGE })
   @Min(0, { message: SHUTDOWN_TIMEOUT_MESSAGE })
@@ -111,16 +255,46 @@ export interface AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly port: number;
   readonly database: DatabaseConfig;
-  readonly jwt: {
-    readonly secret: string;
-    /** True when no `JWT_SECRET` was given and a random one was made for this process. */
-    readonly secretGenerated: boolean;
-    readonly issuer?: string;
-    readonly audience?: string;
-  };
+  readonly jwt: JwtConfig;
   readonly readsRequireAuth: boolean;
+  /** Lowest level written; `LOG_LEVEL`, by default `info`, and `silent` when `NODE_ENV=test`. */
+  readonly logLevel: LogLevel;
+  readonly rateLimit: RateLimitConfig;
+  /** Express `trust proxy`: whose `X-Forwarded-For` is believed for the client address. */
+  readonly trustProxy: TrustProxy;
+  /** Origins allowed to call the API from a browser (CORS); empty: none. */
+  readonly corsOrigins: readonly string[];
   /** After SIGTERM / SIGINT, how long in-flight requests may still run before they are cut off, in ms. */
   readonly shutdownTimeoutMs: number;
+}
+
+/** How bearer tokens are verified. */
+export interface JwtConfig {
+  /** HMAC key (`JWT_SECRET`); undefined when only the identity provider's keys are used. */
+  readonly secret?: string;
+  /** True when no `JWT_SECRET` was given and a random one was made for this process. */
+  readonly secretGenerated: boolean;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Where the identity provider publishes its public keys (a JWK Set, RFC 7517 §5). */
+  readonly jwksUri?: string;
+  /** The only algorithms accepted (RFC 8725 §3.1); never empty. */
+  readonly algorithms: readonly JwtAlgorithm[];
+}
+
+/** Abuse limits: reads per client address, writes per token subject, each per window. */
+export interface RateLimitConfig {
+  readonly enabled: boolean;
+  /** Window length, in seconds. */
+  readonly windowSeconds: number;
+  /** Reads (GET, HEAD) one client address may make per window. */
+  readonly reads: number;
+  /** Writes (POST, PUT, …) one token `sub` may make per window. */
+  readonly writes: number;
+  /** Counters live here when set (shared by every replica), else in the process's memory. */
+  readonly redisUrl?: string;
+  /** Prefix of every Redis key of the counters. */
+  readonly redisPrefix: string;
 }
 
 /** A configuration value was missing or invalid; `message` is one line naming the variable. */
@@ -137,14 +311,46 @@ const firstMessage = (error: ValidationError): string => {
  * Validates the environment and builds the typed configuration.
  *
  * @param env - usually `process.env`; unknown variables are ignored.
- * @returns the configuration; in development and test a missing `JWT_SECRET` is replaced by 32
- *   random bytes (base64url) and `jwt.secretGenerated` is true.
+ * @returns the configuration; in development and test, when neither `JWT_SECRET` nor
+ *   `JWT_JWKS_URI` is set, the secret is 32 random bytes (base64url) and `jwt.secretGenerated` is
+ *   true.
  * @throws ConfigValidationError naming the first invalid variable; also when `NODE_ENV=production`
- *   and `JWT_SECRET` is missing, and whenever a given `JWT_SECRET` is shorter than 32 bytes.
+ *   and neither `JWT_SECRET` nor `JWT_JWKS_URI` is set, whenever a given `JWT_SECRET` is shorter
+ *   than 32 bytes, and when `JWT_ALGORITHMS` lists an algorithm whose key is not configured.
  */
 export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   const vars = validateEnvironment(env);
-  if (vars.JWT_SECRET === undefined && vars.NODE_ENV === 'production') {
+  return {
+    nodeEnv: vars.NODE_ENV,
+    port: vars.PORT,
+    database: { url: vars.DATABASE_URL, dataDir: vars.DATA_DIR },
+    jwt: jwtConfig(vars),
+    readsRequireAuth: vars.READS_REQUIRE_AUTH,
+    // Tests read responses, not logs: a test that checks the logs sets LOG_LEVEL itself.
+    logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
+    rateLimit: {
+      enabled: vars.RATE_LIMIT_ENABLED,
+      windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS,
+      reads: vars.RATE_LIMIT_READS,
+      writes: vars.RATE_LIMIT_WRITES,
+      redisUrl: vars.REDIS_URL,
+      redisPrefix: vars.RATE_LIMIT_REDIS_PREFIX,
+    },
+    trustProxy: vars.TRUST_PROXY,
+    corsOrigins: vars.CORS_ORIGINS,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+/**
+ * The token settings. `JWT_SECRET` and `JWT_JWKS_URI` coexist: with a secret, HS256 tokens are
+ * accepted; with a JWKS URI, RS256 and ES256 tokens of the identity provider; with both, either
+ * kind (unless `JWT_ALGORITHMS` narrows it). In production one of the two is required; in
+ * development and test, without either, a random secret is made (and a token logged).
+ */
+function jwtConfig(vars: EnvironmentVariables): JwtConfig {
+  const jwksUri = vars.JWT_JWKS_URI;
+  if (vars.JWT_SECRET === undefined && jwksUri === undefined && vars.NODE_ENV === 'production') {
     throw new ConfigValidationError('Invalid configuration: JWT_SECRET is required when NODE_ENV=production');
   }
   if (vars.JWT_SECRET !== undefined && Buffer.byteLength(vars.JWT_SECRET, 'utf8') < MIN_JWT_SECRET_BYTES) {
@@ -152,19 +358,27 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       `Invalid configuration: JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long`,
     );
   }
-  return {
-    nodeEnv: vars.NODE_ENV,
-    port: vars.PORT,
-    database: { url: vars.DATABASE_URL, dataDir: vars.DATA_DIR },
-    jwt: {
-      secret: vars.JWT_SECRET ?? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url'),
-      secretGenerated: vars.JWT_SECRET === undefined,
-      issuer: vars.JWT_ISSUER,
-      audience: vars.JWT_AUDIENCE,
-    },
-    readsRequireAuth: vars.READS_REQUIRE_AUTH,
-    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
-  };
+  const secretGenerated = vars.JWT_SECRET === undefined && jwksUri === undefined;
+  const secret = secretGenerated ? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url') : vars.JWT_SECRET;
+  const algorithms: readonly JwtAlgorithm[] = vars.JWT_ALGORITHMS?.length
+    ? [...new Set(vars.JWT_ALGORITHMS)]
+    : [
+        ...(secret !== undefined ? (['HS256'] as const) : []),
+        ...(jwksUri !== undefined ? (['RS256', 'ES256'] as const) : []),
+      ];
+  for (const algorithm of algorithms) {
+    if (isHmacAlgorithm(algorithm) && secret === undefined) {
+      throw new ConfigValidationError(
+        `Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_SECRET`,
+      );
+    }
+    if (!isHmacAlgorithm(algorithm) && jwksUri === undefined) {
+      throw new ConfigValidationError(
+        `Invalid configuration: JWT_ALGORITHMS lists ${algorithm}, which needs JWT_JWKS_URI`,
+      );
+    }
+  }
+  return { secret, secretGenerated, issuer: vars.JWT_ISSUER, audience: vars.JWT_AUDIENCE, jwksUri, algorithms };
 }
 
 /**
@@ -206,9 +420,20 @@ const KNOWN_VARIABLES: readonly (keyof EnvironmentVariables)[] = [
   'DATABASE_URL',
   'DATA_DIR',
   'JWT_SECRET',
+  'JWT_JWKS_URI',
+  'JWT_ALGORITHMS',
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'READS_REQUIRE_AUTH',
+  'LOG_LEVEL',
+  'RATE_LIMIT_ENABLED',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'RATE_LIMIT_READS',
+  'RATE_LIMIT_WRITES',
+  'REDIS_URL',
+  'RATE_LIMIT_REDIS_PREFIX',
+  'TRUST_PROXY',
+  'CORS_ORIGINS',
   'SHUTDOWN_TIMEOUT_MS',
 ];
 

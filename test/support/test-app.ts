@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { sign, SignOptions } from 'jsonwebtoken';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -28,6 +29,14 @@ export interface TestApp {
   close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
+/** How {@link createTestApp} builds the app, beyond its configuration. */
+export interface TestAppOptions {
+  /** Changes the testing module before it is compiled, e.g. to capture the log destination. */
+  readonly configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Route Nest's logs (`Logger`) to pino as `main.ts` does, instead of switching them off. */
+  readonly pinoLogger?: boolean;
+}
+
 /**
  * Boots the real `AppModule` with the production global setup (`setupApp`) on a fresh database
  * (or on `database`, to share one between apps of the same file, started one after another).
@@ -38,6 +47,7 @@ export interface TestApp {
 export async function createTestApp(
   env: Readonly<Record<string, string | undefined>> = {},
   database?: TestDatabase,
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config: Record<string, string | undefined> = {
@@ -49,10 +59,11 @@ export async function createTestApp(
     ...env,
   };
   const app = await withEnv(config, async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const builder = Test.createTestingModule({ imports: [AppModule] });
+    const moduleRef = await (options.configure?.(builder) ?? builder).compile();
     const nest = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
     setupApp(nest);
-    nest.useLogger(false);
+    nest.useLogger(options.pinoLogger ? nest.get(PinoNestLogger) : false);
     await nest.init();
     return nest;
   });

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ArgumentMetadata, BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import { classifyUnreadBody, isJsonContentType, JsonBodyPipe, noteEmptyJsonBody, UnreadBody } from './json-body.pipe';
+import {
+  classifyUnreadBody,
+  isJsonContentType,
+  JsonBodyPipe,
+  nestingDepth,
+  noteEmptyJsonBody,
+  UnreadBody,
+} from './json-body.pipe';
 
 describe('isJsonContentType', () => {
   it.each([
@@ -140,5 +147,33 @@ describe('JsonBodyPipe', () => {
 
   it('leaves other parameters alone, whatever they are', () => {
     expect(pipe.transform(undefined, { type: 'param', data: 'id' })).toBeUndefined();
+  });
+});
+
+describe('nestingDepth and the body depth bound', () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < depth; i += 1) value = i % 2 === 0 ? { a: value } : [value];
+    return value;
+  };
+
+  it('measures objects and arrays, primitives being 0', () => {
+    expect(nestingDepth('x', 32)).toBe(0);
+    expect(nestingDepth(null, 32)).toBe(0);
+    expect(nestingDepth({ title: 't', content: 'c', author: 'a' }, 32)).toBe(1);
+    expect(nestingDepth({ a: [1, { b: [] }] }, 32)).toBe(4);
+    expect(nestingDepth(nested(32), 32)).toBe(32);
+  });
+
+  it('stops past the limit without recursion (100,000 levels)', () => {
+    expect(nestingDepth(nested(100_000), 32)).toBe(33);
+  });
+
+  it('JsonBodyPipe: 32 levels pass on to validation, 33 are a 400 naming the bound', () => {
+    const pipe = new JsonBodyPipe();
+    const body = (depth: number): unknown => ({ title: nested(depth - 1), content: 'c', author: 'a' });
+    expect(pipe.transform(body(32), { type: 'body' })).toEqual(body(32));
+    expect(() => pipe.transform(body(33), { type: 'body' })).toThrow(/more than 32 levels deep/);
+    expect(() => pipe.transform(body(100_000), { type: 'body' })).toThrow(BadRequestException);
   });
 });

@@ -102,6 +102,8 @@ export function classifyUnreadBody(
  * - {@link UnreadBody.UNSUPPORTED_MEDIA_TYPE} → 415 naming the supported type and charset;
  * - {@link UnreadBody.EMPTY}, a JSON array or any other non-object → 400: a body must be a JSON
  *   object (API contract);
+ * - objects or arrays nested more than {@link MAX_BODY_DEPTH} levels deep → 400 (they would
+ *   overflow class-transformer's recursion: a 500);
  * - an own `__proto__`, `constructor` or `prototype` key → 400 naming it: `ValidationPipe` and
  *   class-transformer drop these before validating, so `forbidNonWhitelisted` would never see them
  *   and they would pass silently. Checked for query objects too.
@@ -128,8 +130,42 @@ export class JsonBodyPipe implements PipeTransform {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new BadRequestException('request body must be a JSON object');
     }
+    if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+      throw new BadRequestException(
+        `request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`,
+      );
+    }
     return rejectReservedKeys(value);
   }
+}
+
+/**
+ * Deepest nesting of objects and arrays a body may have (the body object itself is level 1).
+ * class-transformer copies a body recursively before validation, so a value nested thousands of
+ * levels deep (a 1 MiB body allows ~100,000) would overflow the stack and end as a 500; no valid
+ * body nests at all (its fields are strings), so a generous bound costs nothing.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * How deep objects and arrays nest in `value` (0 for a primitive), found without recursion and
+ * given up as soon as it passes `limit` (then `limit + 1`). A valid body (an object of strings)
+ * costs one look at each of its values.
+ */
+export function nestingDepth(value: unknown, limit: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 1;
+  const pending: [object, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [object, number];
+    for (const child of Object.values(node) as unknown[]) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth + 1 > limit) return limit + 1;
+      deepest = Math.max(deepest, depth + 1);
+      pending.push([child, depth + 1]);
+    }
+  }
+  return deepest;
 }
 
 /** Keys class-transformer drops without a word; a request carrying them is rejected instead. */

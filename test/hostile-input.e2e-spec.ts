@@ -1,0 +1,584 @@
+import fc from 'fast-check';
+import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
+import { createTestApp, TestApp } from './support/test-app';
+
+// Issue 4 §6: property-based tests (fast-check) against the real app over real HTTP. Arbitrary
+// JSON bodies (deep nesting, huge numbers, prototype keys, Unicode edge cases including lone
+// surrogates), raw bytes, ids, query strings and headers. Properties: never a 5xx, never a crash
+// (the app answers /health/live afterwards), every response is the contract's JSON error or a
+// valid blog / list envelope, and every accepted create or update reads back identical.
+//
+// FUZZ_RUNS sets the total number of cases (`npm run test:fuzz` runs 10,000); `npm test` runs
+// 300. FUZZ_SEED replays a failing run (fast-check prints its seed and path). Rate limits are
+// off: this is about input, not volume.
+
+const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+
+/** Share of the cases each property gets; they add up to 1. */
+const SHARE = { create: 0.3, update: 0.15, ids: 0.15, query: 0.15, headers: 0.15, bytes: 0.1 } as const;
+const runsFor = (share: number): number => Math.max(1, Math.round(TOTAL_RUNS * share));
+/** Jest's time limit for a property of `share`: 60 s, or 50 ms a case when that is more. */
+const timeoutFor = (share: number): number => Math.max(60_000, runsFor(share) * 50);
+
+/** Cases run so far (all properties), and writes accepted, reported at the end. */
+let casesRun = 0;
+let acceptedCreates = 0;
+let acceptedUpdates = 0;
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+let t: TestApp;
+let port: number;
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+let owner: string;
+let ownedId: number;
+let embedded: boolean;
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_ENABLED: 'false' });
+  await t.app.listen(0, '127.0.0.1');
+  port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
+  embedded = t.database.kind === 'embedded';
+  owner = bearer(t.token('fuzzer'));
+  ownedId = (await t.http.post(BLOGS).set('Authorization', owner).send(BODY).expect(201)).body.id;
+});
+
+afterAll(async () => {
+  agent.destroy();
+  await t?.close();
+
+  console.log(
+    `hostile input: ${casesRun} cases run (FUZZ_RUNS=${TOTAL_RUNS}); ${acceptedCreates} creates and ${acceptedUpdates} updates accepted and read back`,
+  );
+});
+
+/** `path` with what Node.js refuses to send (spaces, controls, non-ASCII) percent-encoded as UTF-8. */
+const sendable = (path: string): string =>
+  path.replace(/[^\x21-\x7e]/gu, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
+  );
+
+/** One request over a keep-alive connection; the body is sent as given (text as UTF-8, or bytes). */
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: sendable(path),
+        agent,
+        headers: { ...headers, ...(payload ? { 'Content-Length': String(payload.length) } : {}) },
+        timeout: 20_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within 20 s: ${method} ${path}`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const json = (reply: Reply): unknown => {
+  expect(reply.headers['content-type']).toMatch(/^application\/json(;|$)/);
+  return JSON.parse(reply.text);
+};
+
+/** The contract's error body for `reply.status`: exactly statusCode, error, message. */
+function expectContractError(reply: Reply): void {
+  expect(reply.status).toBeGreaterThanOrEqual(400);
+  expect(reply.status).toBeLessThan(500);
+  const body = json(reply) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['error', 'message', 'statusCode']);
+  expect(body.statusCode).toBe(reply.status);
+  expect(body.error).toBe(STATUS_CODES[reply.status]);
+  const messages = Array.isArray(body.message) ? body.message : [body.message];
+  expect(messages.length).toBeGreaterThan(0);
+  for (const m of messages) expect(typeof m === 'string' && m.length > 0).toBe(true);
+}
+
+type Blog = { id: number; title: string; content: string; author: string; createdAt: string; updatedAt: string };
+
+function expectBlog(value: unknown): asserts value is Blog {
+  const blog = value as Record<string, unknown>;
+  expect(Object.keys(blog).sort()).toEqual(BLOG_FIELDS);
+  expect(Number.isSafeInteger(blog.id) && (blog.id as number) > 0).toBe(true);
+  for (const f of ['title', 'content', 'author']) expect(typeof blog[f]).toBe('string');
+  expect(blog.createdAt).toMatch(ISO_UTC_MS);
+  expect(blog.updatedAt).toMatch(ISO_UTC_MS);
+}
+
+function expectEnvelope(value: unknown): void {
+  const envelope = value as Record<string, unknown>;
+  expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'offset', 'total']);
+  for (const blog of envelope.data as unknown[]) expectBlog(blog);
+}
+
+/** Never a 5xx; a 2xx is checked by `success`, anything else must be the contract's error. */
+async function expectAnswer(reply: Reply, success: (body: unknown) => void | Promise<void>): Promise<void> {
+  if (reply.status >= 500) throw new Error(`${reply.status}: ${reply.text}`);
+  if (reply.status >= 200 && reply.status < 300) await success(json(reply));
+  else expectContractError(reply);
+}
+
+// ---- generators -------------------------------------------------------------------------------
+
+/** Single UTF-16 code units no UTF-8 text can carry. */
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
+
+/** Characters validators trip over: NUL, controls, Unicode white space, BOM, joiners, combining marks, emoji. */
+const awkwardChar = fc.constantFrom(
+  '\u0000',
+  '\u0001',
+  '\t',
+  '\n',
+  '\r',
+  ' ',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u3000',
+  '\ufeff',
+  '\u200b',
+  '\u200d',
+  '\u0301',
+  '\ufe0f',
+  '😀',
+  '👩‍👩‍👧',
+  '"',
+  '\\',
+  '<',
+  '\u{10ffff}',
+  '\ufffd',
+  '\uffff',
+);
+
+const hostileChar = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+  { weight: 3, arbitrary: awkwardChar },
+  { weight: 1, arbitrary: loneSurrogate },
+);
+
+/** Strings around the contract's limits (0, 1, 100, 200, 100,000 characters) made of hostile characters. */
+const hostileString = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }) },
+  { weight: 4, arbitrary: fc.string({ unit: hostileChar, maxLength: 40 }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(0, 1, 99, 100, 101, 199, 200, 201)
+      .chain((n) => fc.string({ unit: hostileChar, minLength: n, maxLength: n })),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(99_999, 100_000, 100_001).chain((n) => hostileChar.map((c) => c.repeat(n))) },
+);
+
+/** Property names objects are attacked with. */
+const protoKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'valueOf',
+  'id',
+  'createdAt',
+  'ownerSub',
+  '',
+);
+
+/** JSON text of an object, keys as given (JSON.stringify would drop a `__proto__` key of a literal). */
+const objectText = (entries: readonly (readonly [string, string])[]): string =>
+  `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+
+/** Numbers JSON allows but JavaScript and PostgreSQL may not hold. */
+const hugeNumberText = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '-0',
+  '0.0',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '2147483648',
+  '1E+2',
+  '-2147483649',
+);
+
+/** A JSON value as text: any JSON, numbers at the edges, or the body fields' names with odd values. */
+const valueText: fc.Arbitrary<string> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  hugeNumberText,
+  hostileString.map((s) => JSON.stringify(s)),
+);
+
+/** `arbitrary` one time in four, else undefined. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
+/** Bodies close to valid: the three fields with hostile strings, sometimes one replaced, missing or extra. */
+const nearlyValidBody = fc
+  .record({
+    title: hostileString,
+    content: hostileString,
+    author: hostileString,
+    change: sometimes(
+      fc.tuple(fc.constantFrom('title', 'content', 'author'), fc.option(valueText, { nil: undefined })),
+    ),
+    extra: sometimes(fc.tuple(protoKey, valueText)),
+  })
+  .map(({ title, content, author, change, extra }) => {
+    const entries: [string, string][] = [
+      ['title', JSON.stringify(title)],
+      ['content', JSON.stringify(content)],
+      ['author', JSON.stringify(author)],
+    ];
+    if (change) {
+      const at = entries.findIndex(([k]) => k === change[0]);
+      if (change[1] === undefined) entries.splice(at, 1);
+      else entries[at] = [change[0], change[1]];
+    }
+    if (extra) entries.push([extra[0], extra[1]]);
+    return objectText(entries);
+  });
+
+/** Arrays or objects nested up to 20,000 deep. */
+const deepBody = fc
+  .tuple(fc.integer({ min: 1, max: 20_000 }), fc.boolean(), fc.boolean())
+  .map(([depth, arrays, wrap]) => {
+    const inner = arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    return wrap
+      ? objectText([
+          ['title', inner],
+          ['content', '"c"'],
+          ['author', '"a"'],
+        ])
+      : inner;
+  });
+
+/** A request body as JSON text. */
+const bodyText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: nearlyValidBody },
+  { weight: 2, arbitrary: valueText },
+  { weight: 1, arbitrary: deepBody },
+  { weight: 1, arbitrary: fc.array(fc.tuple(protoKey, valueText), { maxLength: 4 }).map(objectText) },
+);
+
+/** A path segment: numbers at and past the id limits, any text percent-encoded, raw escapes. */
+const idSegment = fc.oneof(
+  fc.constantFrom(
+    '1',
+    '0',
+    '-1',
+    '01',
+    '1.0',
+    '1e3',
+    '+1',
+    ' 1',
+    '2147483647',
+    '2147483648',
+    '99999999999999999999',
+    'NaN',
+    'Infinity',
+    'null',
+    '%00',
+    '%ZZ',
+    '%C0%AF',
+    '%ED%A0%80',
+    '%F4%90%80%80',
+    '%2e%2e',
+    '..',
+    '%2F',
+    '1%20',
+    '1;x',
+    '1,2',
+    '%',
+  ),
+  fc.nat().map(String),
+  fc.string({ unit: 'binary', maxLength: 12 }).map((s) => encodeURIComponent(s)),
+  fc.uint8Array({ maxLength: 6 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
+);
+
+/** A query string: limit/offset at their edges, unknown and repeated parameters, array and object syntax. */
+const queryString = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(
+        'limit',
+        'offset',
+        'limit[]',
+        'offset[a]',
+        'LIMIT',
+        'sort',
+        '__proto__',
+        'constructor[prototype]',
+        '',
+      ),
+      fc.oneof(idSegment, fc.constantFrom('', '10', '100', '101', '0', '-0', '1e1', ' 5', '5 ')),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) =>
+    pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&'),
+  );
+
+/** Header values Node.js lets a client send: visible Latin-1 and spaces. */
+const headerValue = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
+const headerName = fc.constantFrom(
+  'Authorization',
+  'Content-Type',
+  'X-Request-Id',
+  'X-Forwarded-For',
+  'Accept',
+  'Accept-Encoding',
+  'Accept-Charset',
+  'If-Match',
+  'If-None-Match',
+  'Origin',
+  'Cookie',
+  'Content-Encoding',
+  'Transfer-Encoding-X',
+  'X-Http-Method-Override',
+  'Expect-Not',
+  'Range',
+  'X-Custom',
+);
+const headers = fc
+  .array(
+    fc.tuple(
+      headerName,
+      fc.oneof(
+        headerValue,
+        fc.constantFrom(
+          'Bearer ',
+          'Bearer x.y.z',
+          'application/json; charset=latin1',
+          'application/json;;',
+          'gzip',
+          'br',
+          '*/*',
+          '"abc"',
+          '1.2.3.4, ::1',
+        ),
+      ),
+    ),
+    { maxLength: 5 },
+  )
+  .map((pairs) => Object.fromEntries(pairs));
+
+// The embedded database drops a leading U+FEFF when reading a text back (README, "Known limitation");
+// PostgreSQL returns it exactly, so there the round trip is checked without exception.
+const storableExactly = (value: Record<string, unknown>): boolean =>
+  !embedded ||
+  !['title', 'content', 'author'].some((f) => typeof value[f] === 'string' && value[f].startsWith('\ufeff'));
+
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+const options = (share: number): fc.Parameters<unknown> => ({
+  numRuns: runsFor(share),
+  seed: SEED,
+  endOnFailure: true,
+});
+
+// ---- properties -------------------------------------------------------------------------------
+
+describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
+  it(
+    `POST bodies (${runsFor(SHARE.create)} cases): never 5xx; 201 only for a valid body, and it reads back identical`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyText, async (text) => {
+          casesRun += 1;
+          const sent = parsed(text);
+          fc.pre(typeof sent !== 'object' || sent === null || storableExactly(sent as Record<string, unknown>));
+          const reply = await send('POST', BLOGS, { Authorization: owner, 'Content-Type': 'application/json' }, text);
+          await expectAnswer(reply, async (body) => {
+            expect(reply.status).toBe(201);
+            expectBlog(body);
+            acceptedCreates += 1;
+            const input = sent as Record<string, unknown>;
+            expect({ title: body.title, content: body.content, author: body.author }).toEqual({
+              title: input.title,
+              content: input.content,
+              author: input.author,
+            });
+            expect(reply.headers.location).toBe(`/api/v1/blogs/${body.id}`);
+            const read = await send('GET', `${BLOGS}/${body.id}`);
+            expect(read.status).toBe(200);
+            expect(json(read)).toEqual(body);
+          });
+        }),
+        options(SHARE.create),
+      );
+    },
+    timeoutFor(SHARE.create),
+  );
+
+  it(
+    `PUT bodies (${runsFor(SHARE.update)} cases): never 5xx; a rejected update changes nothing, an accepted one reads back identical`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyText, async (text) => {
+          casesRun += 1;
+          const sent = parsed(text);
+          fc.pre(typeof sent !== 'object' || sent === null || storableExactly(sent as Record<string, unknown>));
+          const before = json(await send('GET', `${BLOGS}/${ownedId}`));
+          const reply = await send(
+            'PUT',
+            `${BLOGS}/${ownedId}`,
+            { Authorization: owner, 'Content-Type': 'application/json' },
+            text,
+          );
+          const after = json(await send('GET', `${BLOGS}/${ownedId}`));
+          await expectAnswer(reply, (body) => {
+            expect(reply.status).toBe(200);
+            expectBlog(body);
+            acceptedUpdates += 1;
+            const input = sent as Record<string, unknown>;
+            expect({ title: body.title, content: body.content, author: body.author }).toEqual({
+              title: input.title,
+              content: input.content,
+              author: input.author,
+            });
+            expect(after).toEqual(body);
+          });
+          if (reply.status !== 200) expect(after).toEqual(before);
+        }),
+        options(SHARE.update),
+      );
+    },
+    timeoutFor(SHARE.update),
+  );
+
+  it(
+    `ids in GET and PUT paths (${runsFor(SHARE.ids)} cases): 200 blog, 400 or 404, never 5xx`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(idSegment, fc.boolean(), async (id, put) => {
+          casesRun += 1;
+          const reply = put
+            ? await send(
+                'PUT',
+                `${BLOGS}/${id}`,
+                { Authorization: owner, 'Content-Type': 'application/json' },
+                JSON.stringify(BODY),
+              )
+            : await send('GET', `${BLOGS}/${id}`);
+          // an empty id is the collection itself: `/api/v1/blogs/` lists (GET) or is not served (PUT)
+          await expectAnswer(reply, (body) => (id === '' ? expectEnvelope(body) : expectBlog(body)));
+        }),
+        options(SHARE.ids),
+      );
+    },
+    timeoutFor(SHARE.ids),
+  );
+
+  it(
+    `list query strings (${runsFor(SHARE.query)} cases): 200 envelope or 400, never 5xx`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(queryString, async (query) => {
+          casesRun += 1;
+          const reply = await send('GET', `${BLOGS}?${query}`);
+          await expectAnswer(reply, (body) => expectEnvelope(body));
+        }),
+        options(SHARE.query),
+      );
+    },
+    timeoutFor(SHARE.query),
+  );
+
+  it(
+    `arbitrary headers on reads and writes (${runsFor(SHARE.headers)} cases): never 5xx, valid answers`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(headers, fc.constantFrom('GET list', 'GET one', 'POST', 'PUT'), async (extra, op) => {
+          casesRun += 1;
+          const base: Record<string, string> = op.startsWith('GET')
+            ? {}
+            : { Authorization: owner, 'Content-Type': 'application/json' };
+          const all = { ...base, ...extra };
+          const body = op.startsWith('GET') ? undefined : JSON.stringify(BODY);
+          const path = op === 'GET list' ? BLOGS : op === 'POST' ? BLOGS : `${BLOGS}/${ownedId}`;
+          let reply: Reply;
+          try {
+            reply = await send(op.split(' ')[0], path, all, body);
+          } catch (error) {
+            // Node.js refused to send the header (not the server's doing): not a case.
+            if (
+              (error as { code?: string }).code === 'ERR_INVALID_CHAR' ||
+              (error as { code?: string }).code === 'ERR_INVALID_HTTP_TOKEN'
+            )
+              return;
+            throw error;
+          }
+          await expectAnswer(reply, (value) => (op === 'GET list' ? expectEnvelope(value) : expectBlog(value)));
+        }),
+        options(SHARE.headers),
+      );
+    },
+    timeoutFor(SHARE.headers),
+  );
+
+  it(
+    `raw bytes as a JSON body (${runsFor(SHARE.bytes)} cases): never 5xx`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uint8Array({ maxLength: 64 }),
+          fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'),
+          async (bytes, type) => {
+            casesRun += 1;
+            const reply = await send('POST', BLOGS, { Authorization: owner, 'Content-Type': type }, Buffer.from(bytes));
+            await expectAnswer(reply, (body) => expectBlog(body));
+          },
+        ),
+        options(SHARE.bytes),
+      );
+    },
+    timeoutFor(SHARE.bytes),
+  );
+
+  it('the app is still up and serving after all of it', async () => {
+    expect((await send('GET', '/health/live')).status).toBe(200);
+    expect((await send('GET', `${BLOGS}/${ownedId}`)).status).toBe(200);
+  });
+
+  it('the round-trip properties were exercised: some creates and updates were accepted', () => {
+    // Needs the two body properties to have run (not filtered out with -t).
+    expect(acceptedCreates).toBeGreaterThan(0);
+    expect(acceptedUpdates).toBeGreaterThan(0);
+  });
+});
