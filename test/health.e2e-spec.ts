@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { BLOGS, sleep } from './support/blog-api';
 import { OpenApiContract } from './support/openapi-contract';
+import { TcpProxy } from './support/tcp-proxy';
 import { createTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+
+const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 describe('health probes (@nestjs/terminus)', () => {
   const contract = new OpenApiContract();
@@ -25,6 +31,8 @@ describe('health probes (@nestjs/terminus)', () => {
     const res = await t.http.get('/health/ready').expect(200);
 
     expect(res.body).toMatchObject({ status: 'ok', details: { database: { status: 'up' } } });
+    // no REDIS_URL: Redis is not a dependency, so it is not checked
+    expect(Object.keys(res.body.details)).toEqual(['database']);
     contract.expectDocumented('get', '/health/ready', res);
   });
 
@@ -40,5 +48,80 @@ describe('health probes (@nestjs/terminus)', () => {
       await t.dataSource.initialize();
     }
     await t.http.get('/health/ready').expect(200);
+  });
+});
+
+describe('readiness with the rate-limit counters in Redis (REDIS_URL, Redis behind a TCP proxy)', () => {
+  const contract = new OpenApiContract();
+  const prefix = `blog-test:${process.pid}:${randomUUID().slice(0, 8)}:`;
+  let proxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    proxy = new TcpProxy({ host: REDIS_URL.hostname, port: Number(REDIS_URL.port || 6379) });
+    await proxy.listen();
+    const proxied = new URL(REDIS_URL);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    t = await createTestApp({ REDIS_URL: proxied.toString(), RATE_LIMIT_REDIS_PREFIX: prefix });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.refuse();
+  });
+
+  /** GET /health/ready until it answers `status`, for at most `ms`. */
+  async function readyBecomes(status: number, ms: number): Promise<number> {
+    const deadline = Date.now() + ms;
+    let last = 0;
+    while (Date.now() < deadline) {
+      last = (await t.http.get('/health/ready')).status;
+      if (last === status) return last;
+      await sleep(100);
+    }
+    return last;
+  }
+
+  it('GET /health/ready → 200 with database and redis up', async () => {
+    const res = await t.http.get('/health/ready').expect(200);
+
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      details: { database: { status: 'up' }, redis: { status: 'up' } },
+    });
+    contract.expectDocumented('get', '/health/ready', res);
+  });
+
+  it('Redis cut off → 503 "Not ready: redis" within the bound, live stays 200, blogs still served; back → 200 again', async () => {
+    await proxy.refuse();
+    try {
+      const started = Date.now();
+      const res = await t.http.get('/health/ready').expect(503);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(res.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Not ready: redis' });
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      contract.expectDocumented('get', '/health/ready', res);
+      await t.http.get('/health/live').expect(200);
+      // the limits fail open: the resource itself is still served
+      await t.http.get(BLOGS).expect(200);
+    } finally {
+      await proxy.listen();
+    }
+    // ioredis reconnects on its own (back-off ≤ 2 s); readiness follows without a restart
+    expect(await readyBecomes(200, 10_000)).toBe(200);
+  });
+});
+
+describe('readiness with REDIS_URL set but the rate limits off (RATE_LIMIT_ENABLED=false)', () => {
+  it('Redis is not used, so it is not checked: 200 with the database alone, even with Redis unreachable', async () => {
+    const database = await createTestDatabase();
+    const t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_ENABLED: 'false' }, database);
+    try {
+      const res = await t.http.get('/health/ready').expect(200);
+      expect(Object.keys(res.body.details)).toEqual(['database']);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,12 +1,19 @@
 import { Controller, Get, ServiceUnavailableException, VERSION_NEUTRAL } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, SchemaObject } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorFunction,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { Public } from '../auth/access.decorator';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { RedisHealthIndicator } from './redis.health';
 
 const INDICATORS: SchemaObject = {
   type: 'object',
-  description: 'Per check (`database`): `{status: "up" | "down", …}`.',
+  description: 'Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`.',
   additionalProperties: {
     type: 'object',
     required: ['status'],
@@ -42,6 +49,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
   ) {}
 
   /** `GET /health/live` → 200 while the process serves HTTP. */
@@ -58,14 +66,15 @@ export class HealthController {
   }
 
   /**
-   * `GET /health/ready` → 200 when the database answers within 3 s, else 503 naming the failed
-   * check (`Not ready: database`).
+   * `GET /health/ready` → 200 when the database answers within 3 s and, when the rate limits keep
+   * their counters in Redis (`REDIS_URL`), Redis answers `PING`; else 503 naming the failed checks
+   * (`Not ready: database`, `Not ready: redis`, `Not ready: database, redis`).
    */
   @Get('ready')
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({
     operationId: 'readiness',
-    summary: 'Readiness: the database answers (503 when it does not)',
+    summary: 'Readiness: the database (and Redis, when configured) answers; 503 when not',
     security: [],
   })
   @ApiOkResponse({
@@ -76,12 +85,18 @@ export class HealthController {
   @ApiErrorResponses(503)
   async ready(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: 3_000 })]);
+      return await this.health.check(this.readinessChecks());
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {
         throw new ServiceUnavailableException(`Not ready: ${failedChecks(error)}`);
       }
       throw error;
     }
+  }
+
+  private readinessChecks(): HealthIndicatorFunction[] {
+    const checks: HealthIndicatorFunction[] = [() => this.database.pingCheck('database', { timeout: 3_000 })];
+    if (this.redis.configured) checks.push(() => this.redis.pingCheck('redis'));
+    return checks;
   }
 }

@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
+import { RedisHealthIndicator } from './redis.health';
 
-/** `GET /health/live` and `GET /health/ready` (@nestjs/terminus). */
+/**
+ * `GET /health/live` and `GET /health/ready` (@nestjs/terminus). Readiness checks the database and,
+ * through the global `ThrottlerStorage` of `RateLimitModule`, Redis when the counters live there.
+ */
 @Module({
   imports: [TerminusModule],
   controllers: [HealthController],
+  providers: [RedisHealthIndicator],
 })
 export class HealthModule {}
