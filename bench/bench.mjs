@@ -61,6 +61,16 @@ if (rowSteps.some((n) => !Number.isInteger(n) || n < 1) || rowSteps.some((n, i) 
   throw new Error('--rows takes increasing positive integers, e.g. 10000,1000000');
 }
 
+/**
+ * The V8 flags the container image runs the service with (`ENV NODE_OPTIONS` in the Dockerfile),
+ * so the bench measures the service as it ships; the baseline and autocannon get none.
+ */
+const IMAGE_NODE_OPTIONS = (() => {
+  const match = /^\s*NODE_OPTIONS="([^"]*)"/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  if (match === null) throw new Error('Dockerfile: no NODE_OPTIONS="…" in the runtime stage');
+  return match[1];
+})();
+
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 const children = new Set();
 const cleanups = [];
@@ -81,7 +91,11 @@ async function main() {
     RATE_LIMIT_ENABLED: 'false',
   };
   const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench', 'results')] : [];
-  const service = await startServer('service', [...profile, 'dist/main.js'], { ...env, NODE_ENV: 'production' });
+  const service = await startServer('service', [...profile, 'dist/main.js'], {
+    ...env,
+    NODE_ENV: 'production',
+    NODE_OPTIONS: IMAGE_NODE_OPTIONS,
+  });
   const baseline = await startServer('baseline', ['bench/baseline/server.mjs'], env);
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
@@ -385,7 +399,7 @@ const round = (value, digits = 2) => Number(value.toFixed(digits));
 
 function table(step) {
   const lines = [
-    `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${rounds} round(s), medians · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB`,
+    `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${rounds} round(s), medians · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB · Node ${process.version}, service NODE_OPTIONS \`${IMAGE_NODE_OPTIONS}\``,
     '',
     '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -433,7 +447,12 @@ function growthTable(steps) {
 }
 
 function machine() {
-  return { node: process.version, cpus: availableParallelism(), platform: `${process.platform}-${process.arch}` };
+  return {
+    node: process.version,
+    serviceNodeOptions: IMAGE_NODE_OPTIONS,
+    cpus: availableParallelism(),
+    platform: `${process.platform}-${process.arch}`,
+  };
 }
 
 let stopping = false;
