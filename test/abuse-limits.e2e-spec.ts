@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import type { Response } from 'supertest';
 import { SERVER_TIMEOUTS } from '../src/app.setup';
 import { BLOGS, BODY, bearer, expectJsonError } from './support/blog-api';
+import { OpenApiContract } from './support/openapi-contract';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
@@ -24,6 +25,9 @@ function expectTooMany(res: Response, windowSeconds = 60): void {
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
 }
+
+/** Every 429 of a blog operation must be one the OpenAPI document describes (body and Retry-After). */
+const contract = new OpenApiContract();
 
 /** A fresh client address, for a fresh read budget on an app that trusts X-Forwarded-For. */
 let nextHost = 1;
@@ -56,8 +60,12 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
     await t.http.get(`${BLOGS}/${created.body.id}`).set('X-Forwarded-For', ip).expect(200);
     await t.http.get('/api/blogs').set('X-Forwarded-For', ip).expect(200);
 
-    expectTooMany(await t.http.get(`${BLOGS}/${created.body.id}`).set('X-Forwarded-For', ip));
-    expectTooMany(await t.http.get(BLOGS).set('X-Forwarded-For', ip));
+    const readOne = await t.http.get(`${BLOGS}/${created.body.id}`).set('X-Forwarded-For', ip);
+    expectTooMany(readOne);
+    contract.expectDocumented('get', '/api/v1/blogs/{id}', readOne);
+    const list = await t.http.get(BLOGS).set('X-Forwarded-For', ip);
+    expectTooMany(list);
+    contract.expectDocumented('get', '/api/v1/blogs', list);
     // another address is not affected
     await t.http.get(BLOGS).set('X-Forwarded-For', freshIp()).expect(200);
   });
@@ -97,12 +105,13 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
       .set('X-Forwarded-For', freshIp())
       .send({ ...BODY, title: 'over the limit' });
     expectTooMany(limited);
-    expectTooMany(
-      await t.http
-        .put(`${BLOGS}/${first.body.id}`)
-        .set('Authorization', alice)
-        .send({ ...BODY, title: 'over the limit' }),
-    );
+    contract.expectDocumented('post', '/api/v1/blogs', limited);
+    const limitedUpdate = await t.http
+      .put(`${BLOGS}/${first.body.id}`)
+      .set('Authorization', alice)
+      .send({ ...BODY, title: 'over the limit' });
+    expectTooMany(limitedUpdate);
+    contract.expectDocumented('put', '/api/v1/blogs/{id}', limitedUpdate);
 
     const [{ count: after }] = await t.dataSource.query('SELECT count(*)::int AS count FROM blogs');
     expect(after).toBe(before);

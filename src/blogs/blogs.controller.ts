@@ -89,7 +89,7 @@ export class BlogsController {
     security: OPTIONAL_BEARER,
   })
   @ApiOkResponse({ type: BlogListResponse, description: 'One page of blogs with the total and the effective paging.' })
-  @ApiErrorResponses(400, 401, 503)
+  @ApiErrorResponses(400, 401, 429, 503)
   async list(@Query() query: ListBlogsQueryDto): Promise<BlogListResponse> {
     const page = await this.blogs.list(query.limit, query.offset);
     return { data: page.items.map(toBlogResponse), total: page.total, limit: query.limit, offset: query.offset };
@@ -113,7 +113,7 @@ export class BlogsController {
   })
   @ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER })
   @ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER })
-  @ApiErrorResponses(400, 401, 404, 503)
+  @ApiErrorResponses(400, 401, 404, 429, 503)
   async findOne(@BlogIdParam() id: number, @Res({ passthrough: true }) response: Response): Promise<BlogResponse> {
     const blog = await this.blogs.findOne(id);
     response.setHeader('ETag', blogEntityTag(blog));
@@ -141,7 +141,7 @@ export class BlogsController {
       ...ETAG_HEADER,
     },
   })
-  @ApiErrorResponses(400, 401, 413, 415, 503)
+  @ApiErrorResponses(400, 401, 413, 415, 429, 503)
   async create(
     @Body() body: CreateBlogDto,
     @CurrentPrincipal() principal: Principal,
@@ -183,7 +183,7 @@ export class BlogsController {
   })
   @ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' })
   @ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER })
-  @ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 503)
+  @ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503)
   async update(
     @BlogIdParam() id: number,
     @Body() body: UpdateBlogDto,

@@ -33,6 +33,12 @@ export const API_ERRORS = {
     description: 'The body is not `application/json` (optionally `charset=utf-8`).',
     example: 'Content-Type must be application/json (optionally with charset=utf-8)',
   },
+  429: {
+    description:
+      'Too many requests: the client spent its budget (reads per client address, writes per token `sub`, ' +
+      '`RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed.',
+    example: 'Too many requests; retry after 42 s',
+  },
   503: {
     description: 'The database cannot be reached; retry after `Retry-After` seconds.',
     example: 'The database is unavailable; retry later',
@@ -49,6 +55,12 @@ const HEADERS: Partial<Record<ApiErrorStatus, HeadersObject>> = {
       schema: { type: 'string', example: 'Bearer error="invalid_token"' },
     },
   },
+  429: {
+    'Retry-After': {
+      description: 'Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4).',
+      schema: { type: 'integer', minimum: 1, example: 42 },
+    },
+  },
   503: {
     'Retry-After': {
       description: 'Seconds to wait before retrying (RFC 9110 §10.2.3).',
@@ -60,7 +72,7 @@ const HEADERS: Partial<Record<ApiErrorStatus, HeadersObject>> = {
 /**
  * Documents `statuses` of an operation, each with the contract's error body
  * ({@link ErrorResponse}), an example and the headers it carries (`WWW-Authenticate` on 401,
- * `Retry-After` on 503). Decoration-time metadata only: nothing runs per request.
+ * `Retry-After` on 429 and 503). Decoration-time metadata only: nothing runs per request.
  */
 export function ApiErrorResponses(...statuses: readonly ApiErrorStatus[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
