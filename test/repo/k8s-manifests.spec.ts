@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { parseTrustProxy } from '../../src/config/environment';
 import { environmentVariableNames } from './environment-variables';
 
 const ROOT = join(__dirname, '..', '..');
@@ -142,6 +143,12 @@ describe('deploy/k8s manifests', () => {
     expect(secretKeys).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET']));
     expect(configKeys.filter((k) => secretKeys.includes(k))).toEqual([]);
     expect((configMap.data as Record<string, string>).NODE_ENV).toBe('production');
+  });
+
+  it('ConfigMap: X-Forwarded-For is believed from private peers (the Ingress) only, never from anyone', () => {
+    const trustProxy = (only('ConfigMap').data as Record<string, string>).TRUST_PROXY;
+
+    expect(parseTrustProxy(trustProxy)).toEqual(['loopback', 'uniquelocal']);
   });
 
   it('the grace period covers the preStop pause and the drain (SHUTDOWN_TIMEOUT_MS) with room to close', () => {
