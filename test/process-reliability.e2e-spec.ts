@@ -1,3 +1,4 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { STATUS_CODES, Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { mintToken } from '../src/auth/token-minter';
@@ -310,6 +311,66 @@ if (clusterUnavailable !== undefined)
         await holder.end();
       }
     }, 240_000);
+
+    it('`npm run migration:run` (the CLI) takes the same advisory lock: run twice at once while the lock is held, both wait, the migrations run once', async () => {
+      const url = await cluster.createDatabase('blog_cli_migrations');
+      const holder = new Client({ connectionString: url });
+      await holder.connect();
+      const runs: ChildProcess[] = [];
+      try {
+        await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        const outcomes = [0, 1].map(() => {
+          const child = spawn('npm', ['run', '-s', 'migration:run'], {
+            env: {
+              ...process.env,
+              DATABASE_URL: url,
+              DATA_DIR: undefined,
+              NODE_ENV: 'production',
+              JWT_SECRET: undefined,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true, // its own process group, so the finally below can stop npm and ts-node
+          });
+          runs.push(child);
+          let output = '';
+          child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          return new Promise<{ code: number | null; output: string }>((resolve) =>
+            child.on('close', (code) => resolve({ code, output })),
+          );
+        });
+        let waiting = 0;
+        for (let tries = 0; tries < 600 && waiting < 2; tries += 1) {
+          const { rows } = await holder.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = $1`,
+            [MIGRATION_LOCK_APPLICATION_NAME],
+          );
+          waiting = Number(rows[0].n);
+          if (waiting < 2) await sleep(100);
+        }
+        expect(waiting).toBe(2);
+        const { rows: before } = await holder.query<{ table: string | null }>(
+          `SELECT to_regclass('typeorm_migrations')::text AS table`,
+        );
+        expect(before[0].table).toBeNull();
+
+        await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        const results = await Promise.all(outcomes);
+
+        expect(results.map((r) => r.code)).toEqual([0, 0]);
+        const { rows: applied } = await holder.query<{ name: string }>(
+          'SELECT name FROM typeorm_migrations ORDER BY id',
+        );
+        expect(applied.map((row) => row.name)).toEqual(MIGRATION_NAMES);
+        const appliedAll = `Applied ${MIGRATION_NAMES.length} migration(s): ${MIGRATION_NAMES.join(', ')}`;
+        expect(results.filter((r) => r.output.includes(appliedAll))).toHaveLength(1);
+        expect(results.filter((r) => r.output.includes('No pending migrations'))).toHaveLength(1);
+      } finally {
+        for (const run of runs) if (run.exitCode === null && run.pid !== undefined) process.kill(-run.pid, 'SIGKILL');
+        await holder.end();
+      }
+    }, 120_000);
 
     it('the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost', async () => {
       const pg = cluster;
