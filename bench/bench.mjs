@@ -71,6 +71,10 @@ const IMAGE_NODE_OPTIONS = (() => {
   return match[1];
 })();
 
+// The children inherit this environment: a NODE_OPTIONS of the caller's shell would reach the
+// baseline and autocannon too. The service gets IMAGE_NODE_OPTIONS explicitly.
+delete process.env.NODE_OPTIONS;
+
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 const children = new Set();
 const cleanups = [];

@@ -12,7 +12,8 @@ describe('health probes (@nestjs/terminus)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ READS_REQUIRE_AUTH: 'true' });
+    // REDIS_URL removed: this app's readiness must not depend on the caller's environment
+    t = await createTestApp({ READS_REQUIRE_AUTH: 'true', REDIS_URL: undefined });
   });
 
   afterAll(async () => {

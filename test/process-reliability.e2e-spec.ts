@@ -231,8 +231,6 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
   }, 150_000);
 });
 
-// Skipped (and said so in the test name and on stderr) only when the PostgreSQL binaries are not
-// installed; any other problem making the cluster fails the tests.
 /**
  * Polls (every 100 ms, for at most `ms`) until `count` sessions of the migration runner wait on
  * the advisory lock; returns how many were waiting at the end.
@@ -259,6 +257,8 @@ async function hasMigrationsTable(client: Client): Promise<boolean> {
   return rows[0].table !== null;
 }
 
+// Skipped (and said so in the test name and on stderr) only when the PostgreSQL binaries are not
+// installed; any other problem making the cluster fails the tests.
 const clusterUnavailable = throwawayClusterUnavailableReason();
 if (clusterUnavailable !== undefined)
   process.stderr.write(`SKIPPING the throwaway-cluster tests: ${clusterUnavailable}\n`);
@@ -367,7 +367,14 @@ if (clusterUnavailable !== undefined)
         expect(results.filter((r) => r.output.includes(appliedAll))).toHaveLength(1);
         expect(results.filter((r) => r.output.includes('No pending migrations'))).toHaveLength(1);
       } finally {
-        for (const run of runs) if (run.exitCode === null && run.pid !== undefined) process.kill(-run.pid, 'SIGKILL');
+        for (const run of runs) {
+          if (run.exitCode !== null || run.signalCode !== null || run.pid === undefined) continue;
+          try {
+            process.kill(-run.pid, 'SIGKILL');
+          } catch {
+            // the group is already gone
+          }
+        }
         await holder.end();
       }
     }, 120_000);
