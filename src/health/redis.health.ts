@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { ThrottlerStorage } from '@nestjs/throttler';
 
-/** The part of an ioredis client (`Redis` or `Cluster`) a readiness check needs. */
+/** The part of an ioredis client a readiness check needs (the storage builds a `Redis` from `REDIS_URL`). */
 interface Pingable {
   ping(): Promise<string>;
 }
