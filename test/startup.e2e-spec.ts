@@ -1,10 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, symlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { verify } from 'jsonwebtoken';
+import { childEnvironment, cleanUpServiceProcesses, killGroup, scratchDir } from './support/service-process';
 
 // API contract, "Configuration": a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
@@ -22,42 +22,7 @@ const PROCESS_TIMEOUT_MS = 45_000;
 // Each test starts processes (ts-node, a first PGlite initialisation): minutes on a busy machine.
 jest.setTimeout(180_000);
 
-/** Every variable the service reads, plus what could change how node or ts-node behave. */
-const INHERITED_TO_DROP = [
-  'NODE_ENV',
-  'PORT',
-  'DATABASE_URL',
-  'DATA_DIR',
-  'JWT_SECRET',
-  'JWT_ISSUER',
-  'JWT_AUDIENCE',
-  'READS_REQUIRE_AUTH',
-  'LOG_LEVEL',
-  'SHUTDOWN_TIMEOUT_MS',
-  'NODE_OPTIONS',
-  'E2E_SERVER_URL',
-  'E2E_DATABASE_PREFIX',
-];
-
 const children = new Set<ChildProcess>();
-const scratchDirs: string[] = [];
-
-function scratchDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'blog-startup-e2e-'));
-  scratchDirs.push(dir);
-  return dir;
-}
-
-/** The test runner's environment without any configuration variable, plus `vars`. */
-function environment(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of INHERITED_TO_DROP) delete env[name];
-  for (const [name, value] of Object.entries(vars)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
-}
 
 interface Exit {
   readonly code: number | null;
@@ -66,16 +31,6 @@ interface Exit {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
-}
-
-/** Kills `child` and its descendants (it leads its own process group). */
-function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal);
-  }
 }
 
 function start(
@@ -109,7 +64,7 @@ function run(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    kill(child);
+    killGroup(child, 'SIGKILL');
   }, options.timeoutMs ?? PROCESS_TIMEOUT_MS);
   return new Promise((resolvePromise, reject) => {
     child.on('error', (error) => {
@@ -127,19 +82,19 @@ function run(
 function runService(vars: Record<string, string | undefined>, timeoutMs?: number): Promise<Exit> {
   return run(process.execPath, ['-r', TS_NODE, MAIN], {
     cwd: scratchDir(),
-    env: environment({ TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...vars }),
+    env: childEnvironment({ TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...vars }),
     timeoutMs,
   });
 }
 
 /** `npm run token -- …args` in the repository (npm runs scripts from the package directory). */
 function runTokenCommand(args: readonly string[], vars: Record<string, string | undefined>): Promise<Exit> {
-  return run('npm', ['run', 'token', '--', ...args], { cwd: ROOT, env: environment(vars) });
+  return run('npm', ['run', 'token', '--', ...args], { cwd: ROOT, env: childEnvironment(vars) });
 }
 
 /** `npm run -s <script>` in the repository (silent: npm adds no lines of its own to the output). */
 function runNpmScript(script: string, vars: Record<string, string | undefined>, timeoutMs?: number): Promise<Exit> {
-  return run('npm', ['run', '-s', script], { cwd: ROOT, env: environment(vars), timeoutMs });
+  return run('npm', ['run', '-s', script], { cwd: ROOT, env: childEnvironment(vars), timeoutMs });
 }
 
 /** A TCP port nothing listens on right now. */
@@ -209,8 +164,8 @@ const decodePart = (jwt: string, index: number): Record<string, unknown> =>
   JSON.parse(Buffer.from(jwt.split('.')[index], 'base64url').toString('utf8')) as Record<string, unknown>;
 
 afterAll(() => {
-  for (const child of children) kill(child);
-  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+  for (const child of children) killGroup(child, 'SIGKILL');
+  cleanUpServiceProcesses();
 });
 
 describe('start-up with a bad configuration', () => {
@@ -256,7 +211,7 @@ describe('start-up with a bad configuration', () => {
     const port = await freePort();
     const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
       cwd: scratchDir(),
-      env: environment({
+      env: childEnvironment({
         TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
         NODE_ENV: 'test',
         PORT: String(port),
@@ -284,7 +239,7 @@ describe('start-up with a bad configuration', () => {
       );
       expect(created.status).toBe(201);
     } finally {
-      kill(child, 'SIGTERM');
+      killGroup(child, 'SIGTERM');
     }
   }, 150_000);
 });
@@ -302,7 +257,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
       [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(app, 'dist')],
       {
         cwd: ROOT,
-        env: environment({}),
+        env: childEnvironment({}),
         timeoutMs: 60_000,
       },
     );
@@ -313,13 +268,13 @@ describe('npm run start:prod (the built service, production mode)', () => {
 
   /** `npm run -s start:prod` in the scratch build with exactly `vars` configured (no NODE_ENV). */
   function startProd(vars: Record<string, string | undefined>): ChildProcess {
-    return start('npm', ['run', '-s', 'start:prod'], { cwd: app, env: environment(vars) });
+    return start('npm', ['run', '-s', 'start:prod'], { cwd: app, env: childEnvironment(vars) });
   }
 
   it('without NODE_ENV and JWT_SECRET it runs in production mode: exits ≠ 0 with one line naming JWT_SECRET, logs no token', async () => {
     const exit = await run('npm', ['run', '-s', 'start:prod'], {
       cwd: app,
-      env: environment({ PORT: '0', DATA_DIR: scratchDir() }),
+      env: childEnvironment({ PORT: '0', DATA_DIR: scratchDir() }),
     });
 
     // In development mode it would have made a secret, logged a token and kept serving.
@@ -363,7 +318,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
         }),
       );
     } finally {
-      kill(child, 'SIGTERM');
+      killGroup(child, 'SIGTERM');
     }
   }, 150_000);
 });

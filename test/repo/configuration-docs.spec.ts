@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentVariableNames } from './environment-variables';
+import { environmentVariableNames } from '../support/environment-variables';
 
 const ROOT = join(__dirname, '..', '..');
 

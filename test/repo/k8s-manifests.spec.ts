@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseTrustProxy } from '../../src/config/environment';
-import { environmentVariableNames } from './environment-variables';
+import { environmentVariableNames } from '../support/environment-variables';
 
 const ROOT = join(__dirname, '..', '..');
 const K8S = join(ROOT, 'deploy', 'k8s');

@@ -4,6 +4,7 @@ import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { environmentVariableNames } from './environment-variables';
 
 // The built service as a real process: compiled once per test file into a scratch directory (what
 // `npm run build` makes, without touching ./dist), started with `node dist/main.js` and an exact
@@ -12,21 +13,30 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..', '..');
 const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 
-/** Every variable the service reads, plus what could change how node behaves: dropped from the runner's environment. */
-const INHERITED_TO_DROP = [
-  'NODE_ENV',
-  'PORT',
-  'DATABASE_URL',
-  'DATA_DIR',
-  'JWT_SECRET',
-  'JWT_ISSUER',
-  'JWT_AUDIENCE',
-  'READS_REQUIRE_AUTH',
-  'SHUTDOWN_TIMEOUT_MS',
+/**
+ * Dropped from the runner's environment before a process is spawned: every variable of the
+ * configuration schema, and what could change how node, ts-node or the e2e database set-up behave.
+ */
+const INHERITED_TO_DROP: readonly string[] = [
+  ...environmentVariableNames(),
   'NODE_OPTIONS',
   'E2E_SERVER_URL',
   'E2E_DATABASE_PREFIX',
 ];
+
+/**
+ * The runner's environment without {@link INHERITED_TO_DROP}, plus `vars` (an `undefined` value
+ * leaves the variable out): a spawned service sees exactly the configuration a test gives it.
+ */
+export function childEnvironment(vars: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of INHERITED_TO_DROP) delete env[name];
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
 
 const scratchDirs: string[] = [];
 const running = new Set<ChildProcess>();
@@ -44,7 +54,8 @@ export function cleanUpServiceProcesses(): void {
   for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/** Sends `signal` to `child` and its descendants (it leads its own process group), if it still runs. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, signal);
@@ -141,13 +152,9 @@ export class ServiceProcess {
    */
   static async start(mainJs: string, vars: Record<string, string | undefined>): Promise<ServiceProcess> {
     const port = vars.PORT === undefined ? await freePort() : Number(vars.PORT);
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of INHERITED_TO_DROP) delete env[name];
     // These tests put load on the service from one address and one token: the abuse limits
     // (test/abuse-limits.e2e-spec.ts) would answer part of it 429, so they are off unless asked for.
-    for (const [name, value] of Object.entries({ RATE_LIMIT_ENABLED: 'false', ...vars, PORT: String(port) })) {
-      if (value !== undefined) env[name] = value;
-    }
+    const env = childEnvironment({ RATE_LIMIT_ENABLED: 'false', ...vars, PORT: String(port) });
     const child = spawn(process.execPath, [mainJs], {
       cwd: scratchDir(),
       env,
