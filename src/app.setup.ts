@@ -4,19 +4,16 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { appConfig, AppConfigType } from './config/app.config';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
-import { classifyUnreadBody, isJsonContentType, noteEmptyJsonBody } from './common/pipes/json-body.pipe';
+import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
-
-/** Largest accepted request body, in bytes (API contract: 1 MiB; exactly that is accepted). */
-export const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Bounds of the Node.js HTTP server, in milliseconds (its defaults are 60 s, 300 s and 5 s).
@@ -35,11 +32,7 @@ export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAlive
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
 const CORS_EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
 
-/**
- * Options for `NestFactory.create` and `createNestApplication`: the default body parsers are off
- * because {@link setupApp} installs the only one (JSON). `rawBody` stays off too: Nest would then
- * put its own `verify` callback in place of the one that notes empty bodies.
- */
+/** Options for `NestFactory.create` and `createNestApplication`: bodies are read by `JsonBodyInterceptor` alone. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /**
@@ -65,19 +58,14 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
  * aliases, `/api` prefix with URI versioning (`/api/v1/…`), validation pipes, the error filter,
  * and the OpenAPI document with Swagger UI (`/api/docs`). Call it before `app.init()` /
  * `app.listen()`.
- *
- * Only UTF-8 JSON bodies are read (see `isJsonContentType`); anything else is left unread and
- * marked by `classifyUnreadBody`, so that `JsonBodyPipe` answers 415 in the contract's order of
- * checks (after the token and the id) instead of the parser answering it before routing.
  */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
-  // First, so that every request is logged and gets its X-Request-Id, also one answered while
-  // its body is read (413, malformed JSON) or one that matches no route.
+  // First, so that every request is logged and gets its X-Request-Id, also one that matches no route.
   // In Nest's preview mode (the OpenAPI CLI) no provider is instantiated and nothing is served:
   // the logger and the configuration are then placeholders, and what needs them is skipped.
   const httpLogger = app.get<HttpLogger | undefined>(HTTP_LOGGER);
   if (typeof httpLogger === 'function') app.use(httpLogger);
-  // Then, so every response is timed, also those answered before routing (413, malformed JSON).
+  // Then, so every response is timed, also those answered before routing.
   app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
   const loaded = app.get<AppConfigType | undefined>(appConfig.KEY);
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
@@ -103,16 +91,10 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // Express's default weak ETag hashes every response body; blog responses set their own strong
   // ETag from the blog's version instead (BlogsController), which costs no hashing.
   app.set('etag', false);
-  app.useBodyParser('json', {
-    limit: MAX_BODY_BYTES,
-    type: (request: IncomingMessage): boolean => isJsonContentType(request.headers['content-type']),
-    strict: true,
-    verify: noteEmptyJsonBody,
-  });
-  app.use(classifyUnreadBody);
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
+  app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
   // Built once here, from the decorators, after the prefix and versioning it depends on.

@@ -61,10 +61,10 @@ const { privateKey: rsaPrivateKey } = generateKeyPairSync('rsa', {
   publicKeyEncoding: { type: 'spki', format: 'pem' },
 });
 
-/** An HS256 JWS over `payload` taken as raw text (not necessarily a JSON object), signed with the test secret. */
-function signRawPayload(payload: string): string {
+/** An HS256 JWS over `payload` and `header` taken as raw text, signed with the test secret. */
+function signRawPayload(payload: string, header = '{"alg":"HS256","typ":"JWT"}'): string {
   const segment = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
-  const input = `${segment('{"alg":"HS256","typ":"JWT"}')}.${segment(payload)}`;
+  const input = `${segment(header)}.${segment(payload)}`;
   return `${input}.${createHmac('sha256', TEST_JWT_SECRET).update(input).digest('base64url')}`;
 }
 
@@ -116,6 +116,25 @@ const BAD_TOKENS: readonly BadToken[] = [
   { name: 'no sub claim', header: (t) => `Bearer ${t.sign({ scope: 'blogs:admin' }, { expiresIn: '1h' })}` },
   { name: 'empty sub claim', header: (t) => `Bearer ${t.sign({ sub: '' }, { expiresIn: '1h' })}` },
   { name: 'numeric sub claim', header: (t) => `Bearer ${t.sign({ sub: 12345 }, { expiresIn: '1h' })}` },
+  // JSON numbers beyond a double parse as Infinity: such a token would never expire.
+  { name: 'exp 1e400', header: () => `Bearer ${signRawPayload('{"sub":"alice","exp":1e400}')}` },
+  { name: 'nbf -1e400', header: () => `Bearer ${signRawPayload(`{"sub":"alice","exp":${now() + 60},"nbf":-1e400}`)}` },
+  { name: 'iat 1e400', header: () => `Bearer ${signRawPayload(`{"sub":"alice","exp":${now() + 60},"iat":1e400}`)}` },
+  // Lone surrogates would be stored as U+FFFD, so different subs would own the same blogs.
+  {
+    name: 'sub a lone high surrogate',
+    header: () => `Bearer ${signRawPayload(`{"sub":"\\ud800","exp":${now() + 60}}`)}`,
+  },
+  {
+    name: 'sub a lone low surrogate',
+    header: () => `Bearer ${signRawPayload(`{"sub":"\\udc00","exp":${now() + 60}}`)}`,
+  },
+  { name: 'sub with U+0000', header: () => `Bearer ${signRawPayload(`{"sub":"a\\u0000b","exp":${now() + 60}}`)}` },
+  {
+    name: 'a crit header parameter (RFC 7515 §4.1.11)',
+    header: () =>
+      `Bearer ${signRawPayload(`{"sub":"alice","exp":${now() + 60}}`, '{"alg":"HS256","typ":"JWT","crit":["exp"],"exp":1}')}`,
+  },
   ...malformedHeaders(),
 ];
 

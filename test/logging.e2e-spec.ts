@@ -107,15 +107,23 @@ describe('request lines', () => {
     expect((await requestLine(a.headers['x-request-id'])).route).toBe('/api/v1/blogs');
   });
 
-  it('a request answered before routing (413 while reading the body) is logged and has its id', async () => {
+  it('a request answered before routing (no route) is logged and has its id', async () => {
+    const res = await t.http.post('/no/such/path').send(BODY).expect(404);
+    const line = await requestLine(res.headers['x-request-id']);
+    expect(line.res.statusCode).toBe(404);
+    expect(line.route).toBeUndefined();
+  });
+
+  it('a body over 1 MiB is logged with its route and its 413', async () => {
     const res = await t.http
       .post(BLOGS)
+      .set('Authorization', bearer(t.token('alice')))
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ ...BODY, content: 'x'.repeat(1_048_577) }))
       .expect(413);
     const line = await requestLine(res.headers['x-request-id']);
     expect(line.res.statusCode).toBe(413);
-    expect(line.route).toBeUndefined();
+    expect(line.route).toBe('/api/v1/blogs');
   });
 });
 

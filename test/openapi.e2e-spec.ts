@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '../src/app.setup';
+import { MAX_BODY_BYTES } from '../src/common/http/json-body.interceptor';
 import { bearer, BLOGS, BODY, expectJsonError } from './support/blog-api';
 import { OpenApiContract, OpenApiMethod } from './support/openapi-contract';
 import { createTestApp, TestApp } from './support/test-app';

@@ -6,7 +6,7 @@ import { appConfig, AppConfigType } from '../config/app.config';
 import { ACCESS_POLICY_KEY, AccessPolicy } from './access.decorator';
 import { readBearerCredentials } from './bearer-credentials';
 import { BearerTokenException } from './bearer-token.exception';
-import { hasObjectClaimsSet } from './claims-set';
+import { isVerifiableToken } from './verifiable-token';
 import { JWT_STRATEGY } from './jwt.constants';
 import type { Principal } from './principal';
 
@@ -44,7 +44,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     if (credentials.kind === 'malformed') {
       throw BearerTokenException.invalid('the Authorization header must be "Bearer" and one token, nothing after it');
     }
-    if (!hasObjectClaimsSet(credentials.token)) throw BearerTokenException.invalid('token could not be verified');
+    if (!isVerifiableToken(credentials.token)) throw BearerTokenException.invalid('token could not be verified');
     return super.canActivate(context) as Promise<boolean>;
   }
 

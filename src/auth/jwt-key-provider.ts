@@ -1,98 +1,117 @@
 import { ServiceUnavailableException } from '@nestjs/common';
 import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { createLocalJWKSet, errors, JSONWebKeySet, JWSHeaderParameters, KeyLike } from 'jose';
 import { decode, JsonWebTokenError } from 'jsonwebtoken';
 import type { SecretOrKeyProvider } from 'passport-jwt';
 import { isHmacAlgorithm, JwtConfig } from '../config/environment';
 
-/**
- * How the identity provider's keys are fetched and kept (jwks-rsa): keys are cached by `kid` for
- * 10 minutes (at most 16); a token with an unknown `kid` fetches the JWK Set again, which is how
- * a rotated key is picked up, but at most 10 times a minute, so tokens with made-up `kid`s cannot
- * make the service hammer the provider; one fetch may take 3 s.
- */
-export const JWKS_CLIENT_OPTIONS = {
-  cache: true,
-  cacheMaxEntries: 16,
-  cacheMaxAge: 10 * 60_000,
-  rateLimit: true,
-  jwksRequestsPerMinute: 10,
-  timeout: 3_000,
-} as const;
+/** How long a fetched JWK Set is used before it is fetched again, and one fetch's time limit, in ms. */
+export const JWKS_MAX_AGE_MS = 10 * 60_000;
+export const JWKS_FETCH_TIMEOUT_MS = 3_000;
 
 /** What passport-jwt's key callback is given: an error (the token is rejected) or the key. */
 type KeyCallback = (error: unknown, key?: string | Buffer) => void;
 
 /**
- * `JWT_SECRET` as a KeyObject, because jsonwebtoken turns a string key into one on every verify,
- * first by trying (and failing) to read it as a public key: a thrown error per request. Typed as
- * a Buffer, as passport-jwt's typings want; passport-jwt hands it to jsonwebtoken unchanged.
+ * `JWT_SECRET` as a KeyObject (jsonwebtoken would convert a string on every verify). Typed as a
+ * Buffer, as passport-jwt's typings want; it reaches jsonwebtoken unchanged.
  */
 export function hmacKey(secret: string): Buffer {
   return createSecretKey(Buffer.from(secret, 'utf8')) as unknown as Buffer;
 }
 
-/** jwks-rsa's `passportJwtSecret` provider. */
-type JwksKeyProvider = (request: IncomingMessage, token: string, callback: KeyCallback) => void;
-
-/** The `alg` of a compact JWS header, or undefined when the header cannot be read. */
-function headerAlgorithm(token: string): string | undefined {
-  const decoded = decode(token, { complete: true });
-  const alg: unknown = decoded?.header.alg;
-  return typeof alg === 'string' ? alg : undefined;
-}
-
 /**
- * jwks-rsa's verdict on a failed key lookup: an unknown `kid` (also one past the fetch rate
- * limit) is a rejected token (401); a JWK Set that cannot be fetched or read is the provider
- * being unavailable, which `JwtAuthGuard` answers 503 rather than blaming the token.
+ * The identity provider's JWK Set (RFC 7517 §5): fetched on first use, when older than
+ * {@link JWKS_MAX_AGE_MS}, and for a `kid` it lacks — at most once per cooldown, shared by all callers.
  */
-function signingKeyError(error: Error | null, callback: (error: Error | null) => void): void {
-  if (error === null) {
-    callback(null);
-    return;
+export class RemoteJwkSet {
+  private keys?: ReturnType<typeof createLocalJWKSet>;
+  private fetchedAt = -Infinity;
+  private attemptedAt = -Infinity;
+  private pending?: Promise<void>;
+
+  constructor(
+    private readonly uri: string,
+    private readonly cooldownMs: number,
+  ) {}
+
+  /**
+   * The public key for a JWS header (`alg`, `kid`).
+   * @throws jose's `JWKSNoMatchingKey` when the set has none; the fetch's error when no set could be had.
+   */
+  async key(header: JWSHeaderParameters): Promise<KeyLike> {
+    if (this.keys === undefined || Date.now() - this.fetchedAt > JWKS_MAX_AGE_MS) {
+      // A stale set keeps serving while the provider is down.
+      await this.refresh().catch((error: unknown) => {
+        if (this.keys === undefined) throw error;
+      });
+    }
+    if (this.keys === undefined) throw new Error('the JWK Set has not been fetched yet');
+    try {
+      return await this.keys(header);
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey) || !(await this.refresh())) throw error;
+      return await this.keys(header);
+    }
   }
-  if (error.name === 'SigningKeyNotFoundError' || error.name === 'JwksRateLimitError') {
-    callback(new JsonWebTokenError('no signing key for this token'));
-    return;
+
+  /** Fetches the set, or joins the fetch under way; resolves false, fetching nothing, during the cooldown. */
+  private async refresh(): Promise<boolean> {
+    if (this.pending === undefined) {
+      if (Date.now() - this.attemptedAt < this.cooldownMs) return false;
+      this.attemptedAt = Date.now();
+      this.pending = this.fetchSet().finally(() => (this.pending = undefined));
+    }
+    await this.pending;
+    return true;
   }
-  callback(new ServiceUnavailableException("The identity provider's signing keys cannot be fetched; retry later"));
+
+  private async fetchSet(): Promise<void> {
+    const response = await fetch(this.uri, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS), redirect: 'error' });
+    if (!response.ok) throw new Error(`the JWK Set answered HTTP ${response.status}`);
+    this.keys = createLocalJWKSet((await response.json()) as JSONWebKeySet);
+    this.fetchedAt = Date.now();
+  }
 }
 
+/** The protected header of a compact JWS, or undefined when it cannot be read. */
+function headerOf(token: string): JWSHeaderParameters | undefined {
+  const header: unknown = decode(token, { complete: true })?.header;
+  return typeof header === 'object' && header !== null ? (header as JWSHeaderParameters) : undefined;
+}
+
+/** Whether a key lookup failed because of the token (401) rather than the provider (503). */
+const isTokenProblem = (error: unknown): boolean =>
+  error instanceof errors.JWKSNoMatchingKey ||
+  error instanceof errors.JWKSMultipleMatchingKeys ||
+  error instanceof errors.JOSENotSupported;
+
 /**
- * passport-jwt `secretOrKeyProvider` for a configuration with a JWKS URI. The key is chosen by
- * the token header's `alg`, which must be one of `JWT_ALGORITHMS`: an HMAC algorithm gets
- * `JWT_SECRET`, any other the identity provider's public key for the header's `kid`. So an
- * HS256 token signed with the provider's public key as an HMAC secret (algorithm confusion) is
- * checked against `JWT_SECRET` and fails; jsonwebtoken, given the same `algorithms`, also refuses
- * a public key for an HMAC algorithm.
+ * passport-jwt `secretOrKeyProvider` for a configuration with a JWKS URI. The header's `alg` must be
+ * one of `JWT_ALGORITHMS` and picks the key: `JWT_SECRET` for HMAC, else the provider's key for its
+ * `kid`, so an HMAC token signed with a public key (algorithm confusion) fails.
  */
 export function createJwksKeyProvider(jwt: JwtConfig & { readonly jwksUri: string }): SecretOrKeyProvider {
-  // jwks-rsa (and its JOSE library) is loaded on the first token that needs it: a service
-  // configured without a JWKS URI never loads it, and start-up does not wait for it.
-  let fromJwks: Promise<JwksKeyProvider> | undefined;
-  const jwksProvider = (): Promise<JwksKeyProvider> =>
-    (fromJwks ??= import('jwks-rsa').then(
-      ({ passportJwtSecret }) =>
-        passportJwtSecret({
-          ...JWKS_CLIENT_OPTIONS,
-          jwksUri: jwt.jwksUri,
-          handleSigningKeyError: signingKeyError,
-        }) as JwksKeyProvider,
-    ));
+  const keySet = new RemoteJwkSet(jwt.jwksUri, jwt.jwksCooldownMs);
   const allowed: ReadonlySet<string> = new Set(jwt.algorithms);
   const secretKey = jwt.secret === undefined ? undefined : hmacKey(jwt.secret);
-  return (request: IncomingMessage, token: string, callback: KeyCallback): void => {
-    const algorithm = headerAlgorithm(token);
-    if (algorithm === undefined || !allowed.has(algorithm)) {
+  return (_request: IncomingMessage, token: string, callback: KeyCallback): void => {
+    const header = headerOf(token);
+    if (header?.alg === undefined || !allowed.has(header.alg)) {
       callback(new JsonWebTokenError('invalid algorithm'));
-    } else if (isHmacAlgorithm(algorithm)) {
+    } else if (isHmacAlgorithm(header.alg)) {
       if (secretKey === undefined) callback(new JsonWebTokenError('invalid algorithm'));
       else callback(null, secretKey);
     } else {
-      jwksProvider().then(
-        (provider) => provider(request, token, callback),
-        (error: unknown) => callback(error),
+      keySet.key(header).then(
+        (key) => callback(null, key as unknown as Buffer),
+        (error: unknown) =>
+          callback(
+            isTokenProblem(error)
+              ? new JsonWebTokenError('no signing key for this token')
+              : new ServiceUnavailableException("The identity provider's signing keys cannot be fetched; retry later"),
+          ),
       );
     }
   };

@@ -57,6 +57,28 @@ describe('principalFromClaims', () => {
     expect(principalFromClaims({ sub: 'alice', exp: badExp })).toBeUndefined();
   });
 
+  it.each([
+    ['a lone high surrogate', '\ud800'],
+    ['a lone low surrogate', 'a\udc00'],
+    ['U+0000', 'al\u0000ice'],
+  ])('returns undefined when sub has %s', (_name, sub) => {
+    expect(principalFromClaims({ sub, exp })).toBeUndefined();
+  });
+
+  it.each([
+    ['exp', { exp: Infinity }],
+    ['exp', { exp: NaN }],
+    ['nbf', { exp, nbf: -Infinity }],
+    ['nbf', { exp, nbf: '0' }],
+    ['iat', { exp, iat: Infinity }],
+  ])('returns undefined when %s is not a finite number (%p)', (_claim, times) => {
+    expect(principalFromClaims({ sub: 'alice', ...times })).toBeUndefined();
+  });
+
+  it('accepts finite nbf and iat, and U+FFFD written as such', () => {
+    expect(principalFromClaims({ sub: '\ufffd', exp, nbf: 0, iat: exp - 60 })).toEqual({ sub: '\ufffd', scopes: [] });
+  });
+
   it('keeps the sub exactly as given', () => {
     expect(principalFromClaims({ sub: ' Alice@Example ', exp })?.sub).toBe(' Alice@Example ');
   });

@@ -9,24 +9,26 @@ export interface Principal {
   readonly scopes: readonly string[];
 }
 
-/**
- * The claims {@link principalFromClaims} reads from a verified token (RFC 7519 §4.1 names, `scope`
- * from RFC 8693 §4.2). `iss`, `aud` and `nbf` are checked by the JWT verifier, not read here.
- */
+/** The claims {@link principalFromClaims} checks in a verified token (RFC 7519 §4.1, RFC 8693 §4.2). */
 export interface JwtClaims {
   readonly sub?: unknown;
   readonly exp?: unknown;
+  readonly nbf?: unknown;
+  readonly iat?: unknown;
   readonly scope?: unknown;
 }
 
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
 /**
- * Builds the principal from verified claims, or undefined when a required claim is missing:
- * `exp` must be a number and `sub` a non-empty string (API contract, "Authentication").
+ * Builds the principal from verified claims, or undefined when they do not make one: `exp` must be
+ * a finite number, `nbf` and `iat` finite when present, and `sub` a non-empty, well-formed Unicode
+ * string without U+0000 (it is stored as the owner exactly as given).
  */
 export function principalFromClaims(claims: JwtClaims): Principal | undefined {
-  if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || claims.sub === '') {
-    return undefined;
-  }
-  const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter((s) => s !== '') : [];
-  return { sub: claims.sub, scopes };
+  const { sub, exp, nbf, iat, scope } = claims;
+  if (!isFiniteNumber(exp) || [nbf, iat].some((time) => time !== undefined && !isFiniteNumber(time))) return undefined;
+  if (typeof sub !== 'string' || sub === '' || sub.includes('\u0000') || !sub.isWellFormed()) return undefined;
+  const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : [];
+  return { sub, scopes };
 }

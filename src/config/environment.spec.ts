@@ -87,6 +87,7 @@ describe('loadAppConfig', () => {
           issuer: 'https://idp.example',
           audience: 'blog-service',
           jwksUri: undefined,
+          jwksCooldownMs: 10_000,
           algorithms: ['HS256'],
         },
         readsRequireAuth: true,
@@ -207,6 +208,9 @@ describe('loadAppConfig', () => {
       ['SHUTDOWN_TIMEOUT_MS', '10s'],
       ['SHUTDOWN_TIMEOUT_MS', '1.5'],
       ['SHUTDOWN_TIMEOUT_MS', '010'],
+      ['JWT_JWKS_COOLDOWN_MS', '99'],
+      ['JWT_JWKS_COOLDOWN_MS', '600001'],
+      ['JWT_JWKS_COOLDOWN_MS', '1s'],
       ['READS_REQUIRE_AUTH', 'yes'],
       ['READS_REQUIRE_AUTH', 'TRUE'],
       ['READS_REQUIRE_AUTH', '1'],
@@ -277,6 +281,7 @@ describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
       issuer: undefined,
       audience: undefined,
       jwksUri: undefined,
+      jwksCooldownMs: 10_000,
       algorithms: ['HS256'],
     });
     expect(loadAppConfig({}).jwt.algorithms).toEqual(['HS256']);
@@ -290,9 +295,11 @@ describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
       issuer: undefined,
       audience: undefined,
       jwksUri: JWKS,
+      jwksCooldownMs: 10_000,
       algorithms: ['RS256', 'ES256'],
     });
     expect(loadAppConfig({ JWT_JWKS_URI: JWKS }).jwt.secret).toBeUndefined();
+    expect(loadAppConfig({ JWT_JWKS_URI: JWKS, JWT_JWKS_COOLDOWN_MS: '500' }).jwt.jwksCooldownMs).toBe(500);
   });
 
   it('both: HS256, RS256 and ES256; JWT_ALGORITHMS narrows (duplicates and spaces ignored)', () => {
@@ -321,6 +328,11 @@ describe('loadAppConfig: JWT_SECRET, JWT_JWKS_URI and JWT_ALGORITHMS', () => {
     ['an unknown algorithm', { JWT_SECRET: SECRET_32, JWT_ALGORITHMS: 'HS256,none' }, 'JWT_ALGORITHMS'],
     ['a JWKS URI that is no http(s) URL', { JWT_JWKS_URI: 'ftp://idp.example/jwks' }, 'JWT_JWKS_URI'],
     ['production with neither JWT_SECRET nor JWT_JWKS_URI', { NODE_ENV: 'production' }, 'JWT_SECRET'],
+    [
+      'an http:// JWKS URI in production',
+      { NODE_ENV: 'production', JWT_JWKS_URI: 'http://idp.example/jwks' },
+      'JWT_JWKS_URI',
+    ],
   ])('rejects %s with one line naming the variable', (_name, env, variable) => {
     expectOneLineNaming(configError(env), variable);
   });

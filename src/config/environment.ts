@@ -54,6 +54,11 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Largest `SHUTDOWN_TIMEOUT_MS` accepted (10 minutes). */
 export const MAX_SHUTDOWN_TIMEOUT_MS = 600_000;
 
+/** Default of `JWT_JWKS_COOLDOWN_MS`: the shortest pause between two fetches of the JWK Set, in ms. */
+export const DEFAULT_JWKS_COOLDOWN_MS = 10_000;
+
+const JWKS_COOLDOWN_MESSAGE = 'JWT_JWKS_COOLDOWN_MS must be an integer number of milliseconds between 100 and 600000';
+
 const SHUTDOWN_TIMEOUT_MESSAGE = `SHUTDOWN_TIMEOUT_MS must be an integer number of milliseconds between 0 and ${MAX_SHUTDOWN_TIMEOUT_MS}`;
 
 /** Minimum HS256 key length in bytes (RFC 7518 §3.2: a key at least as long as the hash output). */
@@ -156,6 +161,12 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'JWT_JWKS_URI must be an http:// or https:// URL' })
   readonly JWT_JWKS_URI?: string;
+
+  @Transform(parseCanonicalInteger)
+  @IsInt({ message: JWKS_COOLDOWN_MESSAGE })
+  @Min(100, { message: JWKS_COOLDOWN_MESSAGE })
+  @Max(600_000, { message: JWKS_COOLDOWN_MESSAGE })
+  readonly JWT_JWKS_COOLDOWN_MS: number = DEFAULT_JWKS_COOLDOWN_MS;
 
   @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : toList({ value })))
   @IsOptional()
@@ -278,6 +289,8 @@ export interface JwtConfig {
   readonly audience?: string;
   /** Where the identity provider publishes its public keys (a JWK Set, RFC 7517 §5). */
   readonly jwksUri?: string;
+  /** Shortest pause between two fetches of the JWK Set, in milliseconds. */
+  readonly jwksCooldownMs: number;
   /** The only algorithms accepted (RFC 8725 §3.1); never empty. */
   readonly algorithms: readonly JwtAlgorithm[];
 }
@@ -358,6 +371,11 @@ function jwtConfig(vars: EnvironmentVariables): JwtConfig {
       `Invalid configuration: JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long`,
     );
   }
+  if (jwksUri?.startsWith('http://') && vars.NODE_ENV === 'production') {
+    throw new ConfigValidationError(
+      'Invalid configuration: JWT_JWKS_URI must be an https:// URL when NODE_ENV=production',
+    );
+  }
   const secretGenerated = vars.JWT_SECRET === undefined && jwksUri === undefined;
   const secret = secretGenerated ? randomBytes(MIN_JWT_SECRET_BYTES).toString('base64url') : vars.JWT_SECRET;
   const algorithms: readonly JwtAlgorithm[] = vars.JWT_ALGORITHMS?.length
@@ -378,7 +396,15 @@ function jwtConfig(vars: EnvironmentVariables): JwtConfig {
       );
     }
   }
-  return { secret, secretGenerated, issuer: vars.JWT_ISSUER, audience: vars.JWT_AUDIENCE, jwksUri, algorithms };
+  return {
+    secret,
+    secretGenerated,
+    issuer: vars.JWT_ISSUER,
+    audience: vars.JWT_AUDIENCE,
+    jwksUri,
+    jwksCooldownMs: vars.JWT_JWKS_COOLDOWN_MS,
+    algorithms,
+  };
 }
 
 /**
@@ -425,6 +451,7 @@ const KNOWN_VARIABLES: Readonly<Record<keyof EnvironmentVariables, true>> = {
   DATA_DIR: true,
   JWT_SECRET: true,
   JWT_JWKS_URI: true,
+  JWT_JWKS_COOLDOWN_MS: true,
   JWT_ALGORITHMS: true,
   JWT_ISSUER: true,
   JWT_AUDIENCE: true,

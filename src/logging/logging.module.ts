@@ -20,7 +20,7 @@ export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
  * to the root pino logger, and those written while a request is handled carry its request id.
  *
  * The request logger is pino-http, mounted by `setupApp` as the first Express middleware (so a
- * request answered before routing, e.g. 413 or malformed JSON, is logged and gets its
+ * request answered before routing, e.g. a 404, is logged and gets its
  * `X-Request-Id` too); nestjs-pino runs with `useExisting` and only binds that request's logger
  * for the `Logger` calls made while handling it.
  */

@@ -12,7 +12,12 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
 import { BearerTokenException } from '../../auth/bearer-token.exception';
-import { AllExceptionsFilter, RETRY_AFTER_SECONDS } from './all-exceptions.filter';
+import {
+  AllExceptionsFilter,
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_ERROR_MESSAGES,
+  RETRY_AFTER_SECONDS,
+} from './all-exceptions.filter';
 
 interface FakeAdapter {
   reply: jest.Mock;
@@ -68,6 +73,18 @@ describe('AllExceptionsFilter', () => {
       { statusCode: 400, error: 'Bad Request', message: messages },
       400,
     );
+  });
+
+  it('caps the message: at most MAX_ERROR_MESSAGES messages of at most MAX_ERROR_MESSAGE_LENGTH characters', () => {
+    const long = `property ${'k'.repeat(1_000_000)} should not exist`;
+    filter.catch(new BadRequestException(Array.from({ length: 1_000 }, () => long)), host);
+    filter.catch(new BadRequestException(long), host);
+
+    const [[, listBody], [, stringBody]] = adapter.reply.mock.calls as [unknown, { message: unknown }][];
+    const list = listBody.message as string[];
+    expect(list).toHaveLength(MAX_ERROR_MESSAGES);
+    expect(list.every((m) => m.length === MAX_ERROR_MESSAGE_LENGTH && m.endsWith('…'))).toBe(true);
+    expect(stringBody.message).toBe(list[0]);
   });
 
   it('keeps a plain string message of a BadRequestException', () => {

@@ -15,16 +15,26 @@ export interface ErrorBody {
 /** Seconds a client should wait before retrying after a 503 (RFC 9110 §10.2.3). */
 export const RETRY_AFTER_SECONDS = 5;
 
+/** Bounds of an error body's `message`: characters of one message, and messages of a list. */
+export const MAX_ERROR_MESSAGE_LENGTH = 300;
+export const MAX_ERROR_MESSAGES = 20;
+
 const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';
 
-/** The client-facing message of an `HttpException`, without anything but its text. */
+// Messages may quote what the client sent (e.g. a property name); the answer stays small.
+const capped = (message: string): string =>
+  message.length > MAX_ERROR_MESSAGE_LENGTH ? `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH - 1)}…` : message;
+
+/** The client-facing message of an `HttpException`, without anything but its text, within the bounds. */
 function messageOf(exception: HttpException): string | string[] {
   const response = exception.getResponse();
-  if (typeof response === 'string') return response;
+  if (typeof response === 'string') return capped(response);
   const message = (response as { message?: unknown }).message;
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message) && message.every((m) => typeof m === 'string')) return message;
-  return exception.message;
+  if (typeof message === 'string') return capped(message);
+  if (Array.isArray(message) && message.every((m) => typeof m === 'string')) {
+    return message.slice(0, MAX_ERROR_MESSAGES).map(capped);
+  }
+  return capped(exception.message);
 }
 
 /**
@@ -74,7 +84,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const clientStatus = exposedClientErrorStatus(exception);
     if (clientStatus !== undefined) {
-      return { status: clientStatus, message: (exception as Error).message };
+      return { status: clientStatus, message: capped((exception as Error).message) };
     }
     if (isDatabaseUnavailableError(exception)) {
       this.logger.error(`Database unavailable: ${String((exception as Error).message ?? exception)}`);

@@ -8,42 +8,35 @@ export interface EntityTag {
   readonly opaque: string;
 }
 
-/**
- * A parsed `If-Match` or `If-None-Match` field value (RFC 9110 §13.1.1, §13.1.2): `*` (any
- * current representation), or a list of entity tags, possibly empty.
- */
+/** A parsed `If-Match` / `If-None-Match` value (RFC 9110 §13.1.1, §13.1.2): `*` or a list of tags. */
 export type EntityTagCondition = { readonly any: true } | { readonly any: false; readonly tags: readonly EntityTag[] };
 
-/**
- * One list element and the separator after it: optional whitespace, an optional entity tag
- * (`[W/] DQUOTE *etagc DQUOTE`, etagc = %x21 / %x23-7E / obs-text), optional whitespace, then a
- * comma or the end. Empty elements are allowed (RFC 9110 §5.6.1.2). A comma may occur inside the
- * quotes, so the list cannot simply be split on commas.
- */
-const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*"))?[ \t]*(,|$)/y;
+/** Longest `If-Match` / `If-None-Match` value parsed, in characters. */
+export const MAX_ENTITY_TAG_CONDITION_LENGTH = 2048;
+
+// One list element and its separator. The whitespace after a tag sits inside the optional group, so
+// no two quantifiers compete for the same spaces and a failed match costs linear time.
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*)?(,|$)/y;
 
 /**
- * Parses the value of an `If-Match` or `If-None-Match` header. Node.js joins repeated fields of
- * these names with `, `, which is the same list.
+ * Parses an `If-Match` or `If-None-Match` value as Node.js gives it (repeated fields joined by `, `).
  *
- * @param name - the header's name, for the 400 message.
- * @param value - the field value as Node.js gives it (latin1 for bytes over 0x7F).
- * @returns `{ any: true }` for `*`, else the entity tags in order (none for an empty value).
- * @throws BadRequestException (400) when the value is neither `*` nor a list of entity tags, e.g.
- *   an unquoted tag or `*` inside a list.
+ * @throws BadRequestException (400) naming `name` when the value is too long, or neither `*` nor a
+ *   list of entity tags.
  */
 export function parseEntityTagCondition(name: string, value: string): EntityTagCondition {
+  if (value.length > MAX_ENTITY_TAG_CONDITION_LENGTH) {
+    throw new BadRequestException(`${name} must be at most ${MAX_ENTITY_TAG_CONDITION_LENGTH} characters long`);
+  }
   if (value.trim() === '*') return { any: true };
   const tags: EntityTag[] = [];
-  let position = 0;
+  LIST_ELEMENT.lastIndex = 0;
   for (;;) {
-    LIST_ELEMENT.lastIndex = position;
     const element = LIST_ELEMENT.exec(value);
     if (element === null) {
       throw new BadRequestException(`${name} must be * or a comma-separated list of quoted entity tags`);
     }
     if (element[2] !== undefined) tags.push({ weak: element[1] !== undefined, opaque: element[2] });
     if (element[3] === '') return { any: false, tags };
-    position = LIST_ELEMENT.lastIndex;
   }
 }
