@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BlogCount } from './blog-count.entity';
+import { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsRepository } from './blogs.repository';
 import { BlogsService } from './blogs.service';
 
-/** The blog resource: controller, service and the repository of `Blog` (prepared SQL). */
+/** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
+  imports: [TypeOrmModule.forFeature([Blog, BlogCount])],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository],
 })

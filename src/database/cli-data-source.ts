@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadDatabaseConfig } from '../config/environment';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
@@ -18,7 +19,8 @@ export function loadCliDataSourceOptions(): PostgresOptions {
   } catch {
     // no .env file: the environment alone configures the CLI
   }
-  return { ...buildDataSourceOptions(loadDatabaseConfig(process.env)), extra: {} };
+  const entities = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
+  return { ...buildDataSourceOptions(loadDatabaseConfig(process.env)), entities, extra: {} };
 }
 
 /** A DataSource over {@link loadCliDataSourceOptions}. */

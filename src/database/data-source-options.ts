@@ -1,6 +1,4 @@
 import type { DataSourceOptions } from 'typeorm';
-import { BlogCount } from '../blogs/blog-count.entity';
-import { Blog } from '../blogs/blog.entity';
 import type { AppConfig } from '../config/environment';
 import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
@@ -46,7 +44,6 @@ export const DATABASE_IDLE_LIMITS = { poolIdleMs: 10_000, idleInTransactionMs: 5
 export function buildDataSourceOptions(database: AppConfig['database']): PostgresOptions {
   const common = {
     type: 'postgres',
-    entities: [Blog, BlogCount],
     migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,

@@ -16,6 +16,8 @@ import { runMigrationsExclusively } from './run-migrations';
       inject: [appConfig.KEY],
       useFactory: (config: AppConfigType) => ({
         ...buildDataSourceOptions(config.database),
+        // Each feature registers its entities with TypeOrmModule.forFeature.
+        autoLoadEntities: true,
         // Run by the data source factory below, under the migration lock.
         migrationsRun: false,
         // Fail start-up after ~10 s without a database, and let the orchestrator restart us.

@@ -1,12 +1,6 @@
 import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
 
 type ConnectCallback = Parameters<PGlitePool['connect']>[0];
-type QueryArgs = Parameters<PGlitePool['query']>;
-/** `pg`'s query config object, as `runPrepared` passes it. */
-interface StatementConfig {
-  readonly text: string;
-  readonly values?: QueryArgs[1];
-}
 /** A lock held for the lifetime of a pool (see `DataDirLock`). */
 interface PoolLock {
   acquire(): void;
@@ -67,19 +61,6 @@ export class SerialPGlitePool extends PGlitePool {
         callback(error, client, release);
       });
     });
-  }
-
-  /**
-   * Also takes `pg`'s query config object (`{ text, values }`, as `runPrepared` sends it), which
-   * `PGlitePool` does not: PGlite has no named statements to keep, so the name is dropped.
-   */
-  override query(
-    sqlOrConfig: QueryArgs[0] | StatementConfig,
-    parameters?: QueryArgs[1],
-    callback?: QueryArgs[2],
-  ): ReturnType<PGlitePool['query']> {
-    if (typeof sqlOrConfig !== 'string') return super.query(sqlOrConfig.text, sqlOrConfig.values);
-    return super.query(sqlOrConfig, parameters, callback);
   }
 
   /**
