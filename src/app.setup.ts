@@ -2,12 +2,12 @@ import { VersioningType } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { appConfig, AppConfigType } from './config/app.config';
+import { rewriteBlogPathAliases } from './blogs/blog-paths';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
@@ -34,22 +34,6 @@ const CORS_EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authentica
 
 /** Options for `NestFactory.create` and `createNestApplication`: bodies are read by `JsonBodyInterceptor` alone. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
-
-/**
- * The two prefixes seen in the spec's samples, served as aliases of `/api/v1/blogs`. Matched in
- * any letter case because Express routes case-insensitively (its default, which Nest keeps): as
- * `/API/V1/BLOGS` reaches the handlers, so must `/API/BLOGS` and `/V1/Blogs`.
- */
-const BLOG_PATH_ALIAS = /^\/(?:api|v1)\/blogs(?=[/?]|$)/i;
-
-/**
- * Rewrites `/api/blogs…` and `/v1/blogs…` (any letter case) to `/api/v1/blogs…` before routing,
- * so the aliases reach the same handlers and behave the same (API contract, "Paths").
- */
-export function rewriteBlogPathAliases(request: Request, _response: Response, next: NextFunction): void {
-  if (BLOG_PATH_ALIAS.test(request.url)) request.url = request.url.replace(BLOG_PATH_ALIAS, '/api/v1/blogs');
-  next();
-}
 
 /**
  * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:

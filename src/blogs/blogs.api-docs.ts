@@ -1,0 +1,142 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+  SecurityRequirementObject,
+} from '@nestjs/swagger';
+import { INT4_MAX } from '../common/canonical-integer';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { BEARER_SCHEME } from '../openapi/openapi';
+import { BLOGS_PATH } from './blog-paths';
+import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
+import { CreateBlogDto } from './dto/create-blog.dto';
+import { UpdateBlogDto } from './dto/update-blog.dto';
+
+const READ_ACCESS_NOTE =
+  'No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required ' +
+  '(401 without one).';
+
+/** An empty security requirement makes the bearer token optional. */
+const OPTIONAL_BEARER: SecurityRequirementObject[] = [{}, { [BEARER_SCHEME]: [] }];
+
+const WHILE_READING = 'body size (413) and malformed JSON (400) are checked while the body is read.';
+
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in ' +
+      '`If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read.',
+    schema: { type: 'string', example: '"1-1"' },
+  },
+} as const;
+
+const PRECONDITION_CHECKS =
+  'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
+  'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
+
+const ID_PARAM = {
+  name: 'id',
+  description: 'The blog id: decimal digits, no sign or leading zero.',
+  schema: { type: 'integer', minimum: 1, maximum: INT4_MAX },
+  example: 1,
+} as const;
+
+/** OpenAPI of the blogs controller as a whole. */
+export const ApiBlogs = (): ClassDecorator => applyDecorators(ApiTags('blogs'), ApiExtraModels(BlogResponse));
+
+/** OpenAPI of `GET /api/v1/blogs`. */
+export const ApiListBlogs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'listBlogs',
+      summary: 'List blogs, newest first',
+      description: READ_ACCESS_NOTE,
+      security: OPTIONAL_BEARER,
+    }),
+    ApiOkResponse({
+      type: BlogListResponse,
+      description: 'One page of blogs with the total and the effective paging.',
+    }),
+    ApiErrorResponses(400, 401, 429, 503),
+  );
+
+/** OpenAPI of `GET /api/v1/blogs/:id`. */
+export const ApiGetBlog = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getBlog',
+      summary: 'Read one blog',
+      description: READ_ACCESS_NOTE,
+      security: OPTIONAL_BEARER,
+    }),
+    ApiParam(ID_PARAM),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
+    }),
+    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
+    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiErrorResponses(400, 401, 404, 429, 503),
+  );
+
+/** OpenAPI of `POST /api/v1/blogs`. */
+export const ApiCreateBlog = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'createBlog',
+      summary: 'Create a blog',
+      description:
+        "The token's `sub` becomes the owner of the blog (who may update it). Checks run in this order: token (401), " +
+        `content type (415), body (400); ${WHILE_READING}`,
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiBody({ type: CreateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiCreatedResponse({
+      type: BlogResponse,
+      description: 'The blog as stored.',
+      headers: {
+        Location: { description: 'The path of the new blog.', schema: { type: 'string', example: `${BLOGS_PATH}/1` } },
+        ...ETAG_HEADER,
+      },
+    }),
+    ApiErrorResponses(400, 401, 413, 415, 429, 503),
+  );
+
+/** OpenAPI of `PUT /api/v1/blogs/:id`. */
+export const ApiUpdateBlog = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'updateBlog',
+      summary: 'Replace a blog',
+      description:
+        'A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token ' +
+        'with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), ' +
+        `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
+        PRECONDITION_CHECKS,
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiParam(ID_PARAM),
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: "Update only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`).",
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: "Update only if the blog's current `ETag` is none of these (`*`: never, since the blog exists).",
+    }),
+    ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
+    ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
+  );
