@@ -5,16 +5,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../app.module';
 import { APP_OPTIONS, setupApp } from '../app.setup';
-import { createOpenApiDocument } from './openapi';
+import { createOpenApiDocument } from '../openapi/openapi';
 
-/**
- * `npm run openapi` writes the OpenAPI document of the code to `openapi.json`;
- * `npm run openapi -- --check` exits 1 when the committed file differs from it (CI's drift check).
- *
- * The application is created in Nest's preview mode: modules and controllers are scanned, no
- * provider is instantiated, so no database, secret or network is needed. The same `setupApp`
- * as production sets the `/api` prefix and URI versioning, so the paths are the served ones.
- */
+// `npm run openapi` writes the code's OpenAPI document to openapi.json; `-- --check` exits 1 when
+// the committed file differs. Preview mode instantiates no provider: no database or secret needed.
 async function main(argv: readonly string[]): Promise<number> {
   const check = argv.includes('--check');
   const target = resolve(__dirname, '..', '..', 'openapi.json');

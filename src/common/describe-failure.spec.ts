@@ -1,6 +1,6 @@
-import { describeFailure } from './migrate.cli';
+import { describeFailure } from './describe-failure';
 
-describe('describeFailure (migration:run error line)', () => {
+describe('describeFailure', () => {
   it('is the error message when there is one', () => {
     expect(describeFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).toBe(
       'connect ECONNREFUSED 127.0.0.1:5432',

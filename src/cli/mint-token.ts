@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadAppConfig } from '../config/environment';
-import { mintToken, MintTokenOptions } from './token-minter';
+import { mintToken, MintTokenOptions } from '../auth/token-minter';
 
 // `npm run token -- --sub alice [--scope blogs:admin] [--ttl 1h]`: prints a token signed with the
 // configured JWT_SECRET (from the environment or .env), for development and tests.

@@ -1,0 +1,10 @@
+/**
+ * One line for an operator: the error's message or, for an `AggregateError` without one (a host
+ * with several addresses refused every connection), its inner messages joined by `; `.
+ */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message !== '') return error.message;
+  const inner = error instanceof AggregateError ? (error.errors as unknown[]).map(describeFailure) : [];
+  return inner.length > 0 ? inner.join('; ') : error.name;
+}
