@@ -30,7 +30,7 @@ FROM ${NODE_IMAGE} AS runtime
 # V8 heap bounds (MB): old space 160 (the live heap under load is ~40 MB), young generation
 # semi-spaces 8. Without them V8 sizes the heap from the host's memory and lets garbage pile up to
 # ~400 MB RSS under load before compacting; with them the bench's peak RSS is ~170 MB at the same
-# throughput (README, "Performance"); 200 connections posting 1 MiB bodies peaked at 227 MB.
+# throughput (docs/performance.md, "Memory"); 200 connections posting 1 MiB bodies peaked at 227 MB.
 # Raise the old space (NODE_OPTIONS in the Deployment) if the live heap grows.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8" \

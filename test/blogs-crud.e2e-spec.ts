@@ -436,7 +436,7 @@ describe('blogs: create, read, update (e2e)', () => {
     ];
     // PGlite 0.5 decodes every text field with a default TextDecoder, which drops a leading
     // U+FEFF when reading it back; PostgreSQL keeps it. A known limitation of the embedded
-    // database (see README), checked on PostgreSQL only.
+    // database (see docs/operations.md), checked on PostgreSQL only.
     if (process.env.E2E_SERVER_URL) samples.push(['a leading U+FEFF (byte order mark)', '\uFEFFstarts with a BOM']);
 
     /**

@@ -415,7 +415,7 @@ const entityTagList = fc
   .array(fc.constantFrom(',', ' ', '\t', 'W/', '"', 'x', '*', '"a"', 'W/"b"', ' , '), { maxLength: 600 })
   .chain((pieces) => fc.integer({ min: 1, max: 20 }).map((repeat) => pieces.join('').repeat(repeat).slice(0, 3_000)));
 
-// The embedded database drops a leading U+FEFF when reading a text back (README, "Known limitation");
+// The embedded database drops a leading U+FEFF when reading a text back (docs/operations.md, "Known limitation");
 // PostgreSQL returns it exactly, so there the round trip is checked without exception.
 const storableExactly = (value: Record<string, unknown>): boolean =>
   !embedded ||

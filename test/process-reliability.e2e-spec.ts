@@ -14,7 +14,7 @@ import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/t
 // real signals and a real PostgreSQL cluster of the test's own that is crashed and restarted:
 // graceful shutdown on SIGTERM, 503 within 5 s while the database is down and recovery without a
 // restart, no acknowledged write lost, and migrations run once when replicas start together.
-// Measured figures are printed (console.log) for the README.
+// Measured figures are printed (console.log) for docs/reliability.md.
 
 /** Every migration of the service, in order: what a fresh database must end up with, once each. */
 const MIGRATION_NAMES: readonly string[] = (
