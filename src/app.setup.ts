@@ -8,6 +8,7 @@ import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { appConfig, AppConfigType } from './config/app.config';
 import { rewriteBlogPathAliases } from './blogs/blog-paths';
+import { mapDatabaseUnavailable } from './database/database-errors';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
@@ -80,7 +81,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(...createGlobalPipes());
-  app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost)));
+  app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
   // Built once here, from the decorators, after the prefix and versioning it depends on.
   serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;

@@ -1,5 +1,8 @@
+import { ArgumentsHost, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailableError } from './database-errors';
+import { AllExceptionsFilter, ErrorBody, RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
+import { isDatabaseUnavailableError, mapDatabaseUnavailable } from './database-errors';
 
 const withCode = (code: string, message = `error ${code}`): Error => Object.assign(new Error(message), { code });
 
@@ -95,5 +98,57 @@ describe('isDatabaseUnavailableError', () => {
 
       expect(isDatabaseUnavailableError(error)).toBe(false);
     });
+  });
+});
+
+describe('AllExceptionsFilter with mapDatabaseUnavailable', () => {
+  const response = { fake: 'response' };
+  let adapter: { reply: jest.Mock; setHeader: jest.Mock };
+  let filter: AllExceptionsFilter;
+  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+
+  beforeEach(() => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation();
+    adapter = { reply: jest.fn(), setHeader: jest.fn() };
+    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [mapDatabaseUnavailable]);
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it.each([
+    ['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'],
+    ['57P01', 'terminating connection due to administrator command'],
+  ])('answers a QueryFailedError whose driverError has code %s with 503 and Retry-After', (code, driverMessage) => {
+    const driverError = Object.assign(new Error(driverMessage), { code });
+    const error = new QueryFailedError('SELECT * FROM blogs WHERE id = $1', [7], driverError);
+
+    filter.catch(error, host);
+
+    expect(adapter.setHeader).toHaveBeenCalledWith(response, 'Retry-After', String(RETRY_AFTER_SECONDS));
+    expect(RETRY_AFTER_SECONDS).toBe(5);
+    const [, body, status] = adapter.reply.mock.calls[0] as [unknown, ErrorBody, number];
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+    expect(typeof body.message).toBe('string');
+    const text = JSON.stringify(body);
+    expect(text).not.toContain('SELECT');
+    expect(text).not.toContain(driverMessage);
+    expect(text).not.toContain(code);
+  });
+
+  it('answers a QueryFailedError-like object with a nested driverError code with 503', () => {
+    const error = Object.assign(new Error('Query failed'), {
+      query: 'SELECT 1',
+      driverError: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+    });
+
+    filter.catch(error, host);
+
+    expect(adapter.reply.mock.calls[0][2]).toBe(503);
+    expect(adapter.setHeader).toHaveBeenCalledWith(response, 'Retry-After', '5');
+  });
+
+  it('maps nothing else', () => {
+    expect(mapDatabaseUnavailable(new Error('SELECT failed'))).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+
 /** Node socket errors that mean the database server could not be reached. */
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -41,4 +43,11 @@ export function isDatabaseUnavailableError(error: unknown, depth = 0): boolean {
   if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
   const nested: readonly unknown[] = [driverError, cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])];
   return nested.some((inner) => isDatabaseUnavailableError(inner, depth + 1));
+}
+
+/** Exception mapper of the error filter: an unreachable database becomes 503, the driver's error its `cause`. */
+export function mapDatabaseUnavailable(exception: unknown): ServiceUnavailableException | undefined {
+  return isDatabaseUnavailableError(exception)
+    ? new ServiceUnavailableException('The database is unavailable; retry later', { cause: exception })
+    : undefined;
 }

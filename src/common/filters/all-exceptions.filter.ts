@@ -1,9 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailableError } from '../../database/database-errors';
 
-/** The error body of every error response (API contract, "Errors"). */
+/** The body of every error response (docs/api.md, "Errors"). */
 export interface ErrorBody {
   readonly statusCode: number;
   /** The status's reason phrase (RFC 9110 §15), e.g. `Not Found`. */
@@ -11,6 +10,9 @@ export interface ErrorBody {
   /** What went wrong; a list of messages for validation errors. */
   readonly message: string | readonly string[];
 }
+
+/** Turns an error that is no `HttpException` into one (e.g. a lost database into 503), or gives undefined. */
+export type ExceptionMapper = (exception: unknown) => HttpException | undefined;
 
 /** Seconds a client should wait before retrying after a 503 (RFC 9110 §10.2.3). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -49,16 +51,18 @@ function exposedClientErrorStatus(exception: unknown): number | undefined {
 }
 
 /**
- * Answers every error with the contract's JSON body: HTTP exceptions keep their status and
- * message; an unreachable database becomes 503 with `Retry-After`; anything else is logged with
- * its stack and answered 500 with a generic message, so no stack, SQL or driver text reaches the
- * client. A 401 carries the `WWW-Authenticate` challenge (RFC 9110 §11.6.1).
+ * Answers every error with the JSON error body: HTTP exceptions (and what `mappers` make of other
+ * errors) keep their status and message, a 503 carries `Retry-After`, a 401 its `WWW-Authenticate`
+ * challenge (RFC 9110 §11.6.1); anything else is logged and answered 500 without internals.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionsFilter');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly mappers: readonly ExceptionMapper[] = [],
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const { httpAdapter } = this.adapterHost;
@@ -76,24 +80,31 @@ export class AllExceptionsFilter implements ExceptionFilter {
     httpAdapter.reply(response, body, status);
   }
 
-  private classify(exception: unknown): { status: number; message: string | string[] } {
+  private classify(thrown: unknown): { status: number; message: string | string[] } {
+    const exception = this.mappers.reduce<unknown>(
+      (e, map) => (e instanceof HttpException ? e : (map(e) ?? e)),
+      thrown,
+    );
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status >= 500) this.logger.error(exception.message, exception.stack);
+      if (status >= 500) this.logError(exception);
       return { status, message: messageOf(exception) };
     }
     const clientStatus = exposedClientErrorStatus(exception);
     if (clientStatus !== undefined) {
       return { status: clientStatus, message: capped((exception as Error).message) };
     }
-    if (isDatabaseUnavailableError(exception)) {
-      this.logger.error(`Database unavailable: ${String((exception as Error).message ?? exception)}`);
-      return { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The database is unavailable; retry later' };
-    }
     this.logger.error(
       exception instanceof Error ? exception.message : String(exception),
       exception instanceof Error ? exception.stack : undefined,
     );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
+  }
+
+  // A mapped error is logged by what caused it, without a stack (expected under an outage).
+  private logError(exception: HttpException): void {
+    const { cause } = exception;
+    if (cause instanceof Error) this.logger.error(`${exception.message}: ${cause.message}`);
+    else this.logger.error(exception.message, exception.stack);
   }
 }
