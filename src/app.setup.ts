@@ -16,17 +16,7 @@ import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 
-/**
- * Bounds of the Node.js HTTP server, in milliseconds (its defaults are 60 s, 300 s and 5 s).
- * - headers: a client must send all request headers within 15 s (slow-header "slowloris" clients
- *   cannot hold sockets for a minute each);
- * - request: the whole request, a 1 MiB body included, within 30 s;
- * - keep-alive: an idle connection is kept 65 s, longer than the 60 s idle timeout of common load
- *   balancers, so the balancer closes first and never sends a request on a socket we are closing
- *   (which it would answer 502).
- * Node checks the first two every 30 s (`connectionsCheckingInterval`), so they end a stalled
- * request within 30 s of the bound.
- */
+/** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
 
 /** Request headers a browser may send cross-origin, and response headers it may read (CORS). */
@@ -36,18 +26,10 @@ const CORS_EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authentica
 /** Options for `NestFactory.create` and `createNestApplication`: bodies are read by `JsonBodyInterceptor` alone. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
-/**
- * Global setup shared by `main.ts` and the e2e tests, so the tests exercise what production runs:
- * request logging, request duration metrics, HTTP server timeouts, `trust proxy`, helmet's
- * security headers, CORS (closed unless `CORS_ORIGINS` is set), JSON body parsing (1 MiB), path
- * aliases, `/api` prefix with URI versioning (`/api/v1/…`), validation pipes, the error filter,
- * and the OpenAPI document with Swagger UI (`/api/docs`). Call it before `app.init()` /
- * `app.listen()`.
- */
+/** Global setup shared by `main.ts` and the e2e tests; call it before `app.init()` / `app.listen()`. */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
-  // First, so that every request is logged and gets its X-Request-Id, also one that matches no route.
-  // In Nest's preview mode (the OpenAPI CLI) no provider is instantiated and nothing is served:
-  // the logger and the configuration are then placeholders, and what needs them is skipped.
+  // First, so every request is logged, also one that matches no route. In preview mode (the
+  // OpenAPI CLI) providers are placeholders, and what needs them is skipped.
   const httpLogger = app.get<HttpLogger | undefined>(HTTP_LOGGER);
   if (typeof httpLogger === 'function') app.use(httpLogger);
   // Then, so every response is timed, also those answered before routing.
@@ -55,14 +37,8 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   const loaded = app.get<AppConfigType | undefined>(appConfig.KEY);
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());
-  // Whose X-Forwarded-For is believed for `req.ip` (the read limits' key): nobody's by default.
   app.set('trust proxy', config?.trustProxy ?? false);
-  // Security headers (nosniff, frame-ancestors none, HSTS, no referrer, …). Its default CSP suits a
-  // JSON API; an HTML page served later (Swagger UI at /api/docs) must load its scripts and
-  // styles from this origin or get its own CSP (helmet's `contentSecurityPolicy` directives).
   app.use(helmet());
-  // CORS is closed unless CORS_ORIGINS lists origins: no Access-Control-* header is ever sent then,
-  // so browsers keep other sites' scripts from reading responses.
   if (config !== undefined && config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],
@@ -73,8 +49,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
     });
   }
   app.disable('x-powered-by');
-  // Express's default weak ETag hashes every response body; blog responses set their own strong
-  // ETag from the blog's version instead (BlogsController), which costs no hashing.
+  // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
@@ -82,7 +57,6 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
-  // Built once here, from the decorators, after the prefix and versioning it depends on.
   serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;
 }

@@ -1,17 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/**
- * One row of the blog counter: the number of blogs is the sum of `n` over all rows. Written only
- * by the triggers of migration `CountBlogs1795400000000` (in the transaction of each insert), read
- * by the list for its exact `total` without scanning `blogs`.
- */
+/** A shard of the blog counter kept by triggers (migration `CountBlogs`): the total is the sum of `n`. */
 @Entity({ name: 'blog_counts' })
 export class BlogCount {
-  /** 0 … BLOG_COUNT_SHARDS - 1: a writing connection adds to the row of its backend pid. */
+  /** 0 … BLOG_COUNT_SHARDS - 1, chosen by the writer's backend pid. */
   @PrimaryColumn({ type: 'smallint', primaryKeyConstraintName: 'PK_blog_counts' })
   shard!: number;
 
-  /** Blogs counted in this row (int8; may go below zero on one row after deletes). */
+  /** int8; one shard may go below zero after deletes. */
   @Column({ name: 'n', type: 'bigint', default: 0 })
   count!: string;
 }

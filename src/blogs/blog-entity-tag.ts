@@ -5,20 +5,12 @@ import type { Blog } from './blog.entity';
 /** `"<id>-<version>"`, both canonical positive integers: the shape of every tag {@link blogEntityTag} makes. */
 const BLOG_TAG = /^"([1-9][0-9]*)-([1-9][0-9]*)"$/;
 
-/**
- * The strong entity tag (RFC 9110 §8.8.3) of a blog as stored now: `"<id>-<version>"`, quotes
- * included. `version` changes with every update, so the tag changes whenever the representation
- * does; it is derived from two integers, so it costs nothing per response (no body hashing).
- */
+/** The strong entity tag (RFC 9110 §8.8.3) of a blog as stored: `"<id>-<version>"`, quotes included. */
 export function blogEntityTag(blog: Pick<Blog, 'id' | 'version'>): string {
   return `"${blog.id}-${blog.version}"`;
 }
 
-/**
- * The versions of blog `id` that `tags` name, for a precondition checked inside the UPDATE
- * statement. Tags of another blog, or not made by {@link blogEntityTag}, name none; with
- * `comparison: 'strong'` (If-Match) weak tags name none either (RFC 9110 §8.8.3.2).
- */
+/** The versions of blog `id` that `tags` name; strong comparison (If-Match) skips weak tags (RFC 9110 §8.8.3.2). */
 export function versionsNamed(id: number, tags: readonly EntityTag[], comparison: 'strong' | 'weak'): number[] {
   const versions: number[] = [];
   for (const tag of tags) {

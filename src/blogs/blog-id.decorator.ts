@@ -2,12 +2,7 @@ import { BadRequestException, createParamDecorator, ExecutionContext } from '@ne
 import { canonicalIntegerValue, INT4_MAX } from '../common/canonical-integer';
 
 /**
- * Parses a blog id as written in a path: `^[1-9][0-9]*$` and at most 2147483647 (int4), so no
- * sign, leading zero, space, decimal point or exponent. The syntax is the canonical integer of
- * query and environment values (`common/canonical-integer`), without `0`.
- *
- * @param raw - the `:id` path parameter; anything but a string is rejected.
- * @returns the id, 1–2147483647.
+ * Parses a path's blog id: `^[1-9][0-9]*$`, at most 2147483647 (int4).
  * @throws BadRequestException (400) for anything else.
  */
 export function parseBlogId(raw: unknown): number {
@@ -16,13 +11,7 @@ export function parseBlogId(raw: unknown): number {
   throw new BadRequestException(`id must be a positive integer no greater than ${INT4_MAX}`);
 }
 
-/**
- * Route parameter: the `:id` of the path, parsed by {@link parseBlogId}.
- *
- * The id is parsed while Nest extracts the handler's arguments, which happens before any pipe
- * runs, so a malformed id answers 400 before the content-type (415) and body (400) checks made by
- * the pipes, in the order the API contract sets: token → id → content type → body.
- */
+/** The parsed `:id`; parsed before any pipe runs, so a bad id is 400 before the 415 and body checks. */
 export const BlogIdParam = createParamDecorator((_data: unknown, context: ExecutionContext): number =>
   parseBlogId(context.switchToHttp().getRequest<{ params: Record<string, string> }>().params.id),
 );

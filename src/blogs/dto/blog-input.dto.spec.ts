@@ -203,7 +203,7 @@ describe('BlogInputDto through the global pipes', () => {
     });
 
     // class-transformer skips `constructor` (like `__proto__`) when building the DTO, so the
-    // whitelist never sees it; the contract wants 400 naming any other property.
+    // whitelist never sees it; the API answers 400 naming any other property.
     it('rejects an own "constructor" key naming it', async () => {
       const body: unknown = JSON.parse('{"constructor":"x","title":"t","content":"c","author":"a"}');
 

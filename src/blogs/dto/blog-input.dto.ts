@@ -3,18 +3,14 @@ import { IsDefined, IsString } from 'class-validator';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
 
-/** Limits of the blog fields, in characters (Unicode code points), from the API contract. */
+/** Limits of the blog fields, in Unicode code points. */
 export const BLOG_LIMITS = {
   title: { min: 1, max: 200 },
   author: { min: 1, max: 100 },
   content: { min: 1, max: 100_000 },
 } as const;
 
-/**
- * What the custom validators check, for the OpenAPI document (the swagger CLI plugin cannot read
- * custom class-validator decorators, so the schema is written out). JSON Schema's `minLength` and
- * `maxLength` count code points, as `@CodePointLength` does.
- */
+// The swagger plugin cannot read custom validators, so their rules are written out for OpenAPI.
 const TEXT_RULES = 'A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.';
 
 interface TextSchema {
@@ -30,11 +26,8 @@ const textSchema = (limits: { readonly min: number; readonly max: number }): Tex
 });
 
 /**
- * The body of create and update: exactly `title`, `content` and `author`, all required JSON
- * strings (spec §4.3, §4.4). Strings are stored as sent: no trimming, no escaping.
- *
- * class-validator runs a property's decorators bottom-up and the global pipe stops at a
- * property's first failure, so the most basic check (present, then string) sits at the bottom.
+ * The body of create and update: exactly `title`, `content` and `author`, stored as sent.
+ * Decorators run bottom-up and stop at the first failure: the most basic check sits at the bottom.
  */
 export class BlogInputDto {
   @ApiProperty({ ...textSchema(BLOG_LIMITS.title), description: `The title. ${TEXT_RULES}`, example: 'Hello' })

@@ -6,13 +6,7 @@ import { PAGING } from './list-blogs-query.dto';
 
 const TIMESTAMP = 'ISO 8601 UTC with milliseconds and `Z`, from the database clock.';
 
-/**
- * A blog as clients see it: every response that carries a blog carries all six fields.
- * Timestamps are ISO 8601 UTC with milliseconds and `Z` (what `Date#toJSON` writes).
- *
- * A class rather than an interface so that `@nestjs/swagger` can describe it; handlers return
- * plain objects of this shape ({@link toBlogResponse}).
- */
+/** A blog as clients see it (a class so that `@nestjs/swagger` can describe it). */
 export class BlogResponse {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: 'Assigned by the service.', example: 1 })
   readonly id!: number;
@@ -43,7 +37,7 @@ export class BlogResponse {
   readonly updatedAt!: Date;
 }
 
-/** The list envelope (spec §2): one page of blogs, the exact total and the effective paging. */
+/** The list envelope: one page of blogs, the exact total and the effective paging. */
 export class BlogListResponse {
   @ApiProperty({
     type: [BlogResponse],

@@ -1,4 +1,4 @@
 import { BlogInputDto } from './blog-input.dto';
 
-/** Body of `POST /api/v1/blogs` (spec §4.3). */
+/** Body of `POST /api/v1/blogs`. */
 export class CreateBlogDto extends BlogInputDto {}

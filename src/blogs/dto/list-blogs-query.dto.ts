@@ -3,13 +3,10 @@ import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { INT4_MAX, parseCanonicalInteger } from '../../common/canonical-integer';
 
-/** Paging bounds of the list operation, from the API contract. */
+/** Paging bounds of the list operation. */
 export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOffset: INT4_MAX } as const;
 
-/**
- * Query of `GET /api/v1/blogs`: `limit` 1–100 (default 10), `offset` 0–2147483647 (default 0).
- * Decorators run bottom-up: the integer check comes first.
- */
+/** Query of `GET /api/v1/blogs`; decorators run bottom-up, so the integer check comes first. */
 export class ListBlogsQueryDto {
   @ApiPropertyOptional({
     type: 'integer',

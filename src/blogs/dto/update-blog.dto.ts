@@ -1,4 +1,4 @@
 import { BlogInputDto } from './blog-input.dto';
 
-/** Body of `PUT /api/v1/blogs/:id`: a full replacement, all three fields required (spec §4.4). */
+/** Body of `PUT /api/v1/blogs/:id`: a full replacement, all three fields required. */
 export class UpdateBlogDto extends BlogInputDto {}
