@@ -1,0 +1,105 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { Response } from 'express';
+import type { Principal } from '../auth/principal';
+import type { Blog } from './blog.entity';
+import { BlogsController } from './blogs.controller';
+import { BlogsService } from './blogs.service';
+
+const blog: Blog = {
+  id: 7,
+  title: 'Title',
+  content: 'Content',
+  author: 'Alice',
+  ownerSub: 'alice',
+  createdAt: new Date('2026-01-01T00:00:00.000Z'),
+  updatedAt: new Date('2026-01-02T00:00:00.000Z'),
+  version: 3,
+};
+const publicBlog = {
+  id: 7,
+  title: 'Title',
+  content: 'Content',
+  author: 'Alice',
+  createdAt: blog.createdAt,
+  updatedAt: blog.updatedAt,
+};
+const input = { title: 'Title', content: 'Content', author: 'Alice' };
+const alice: Principal = { sub: 'alice', scopes: [] };
+
+describe('BlogsController', () => {
+  let controller: BlogsController;
+  let service: { [K in 'list' | 'findOne' | 'create' | 'update']: jest.Mock };
+  let response: { setHeader: jest.Mock; location: jest.Mock };
+
+  beforeEach(async () => {
+    service = { list: jest.fn(), findOne: jest.fn(), create: jest.fn(), update: jest.fn() };
+    response = { setHeader: jest.fn(), location: jest.fn() };
+    const moduleRef = await Test.createTestingModule({
+      controllers: [BlogsController],
+      providers: [{ provide: BlogsService, useValue: service }],
+    }).compile();
+    controller = moduleRef.get(BlogsController);
+  });
+
+  const res = (): Response => response as unknown as Response;
+
+  it('list answers the envelope with the public fields and the effective paging', async () => {
+    service.list.mockResolvedValueOnce({ items: [blog], total: 12 });
+
+    await expect(controller.list({ limit: 5, offset: 10 })).resolves.toEqual({
+      data: [publicBlog],
+      total: 12,
+      limit: 5,
+      offset: 10,
+    });
+    expect(service.list).toHaveBeenCalledWith(5, 10);
+  });
+
+  it('findOne answers the blog without its owner, with its strong ETag', async () => {
+    service.findOne.mockResolvedValueOnce(blog);
+
+    await expect(controller.findOne(7, res())).resolves.toEqual(publicBlog);
+    expect(service.findOne).toHaveBeenCalledWith(7);
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3"');
+  });
+
+  it('findOne lets the service decide absence', async () => {
+    service.findOne.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
+
+    await expect(controller.findOne(7, res())).rejects.toThrow(NotFoundException);
+    expect(response.setHeader).not.toHaveBeenCalled();
+  });
+
+  it("create stores the blog as the token subject's and answers Location and ETag", async () => {
+    service.create.mockResolvedValueOnce({ ...blog, version: 1 });
+
+    await expect(controller.create(input, alice, res())).resolves.toEqual(publicBlog);
+    expect(service.create).toHaveBeenCalledWith(input, 'alice');
+    expect(response.location).toHaveBeenCalledWith('/api/v1/blogs/7');
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-1"');
+  });
+
+  it.each([
+    ['no precondition', undefined, undefined, {}],
+    ['If-Match', '"7-3"', undefined, { ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-3"' }] } }],
+    ['If-None-Match', undefined, '*', { ifNoneMatch: { any: true } }],
+  ])('update passes %s to the service and answers the new ETag', async (_name, ifMatch, ifNoneMatch, expected) => {
+    service.update.mockResolvedValueOnce({ ...blog, version: 4 });
+
+    await expect(controller.update(7, input, alice, ifMatch, ifNoneMatch, res())).resolves.toEqual(publicBlog);
+    expect(service.update).toHaveBeenCalledWith(7, input, alice, {
+      ifMatch: undefined,
+      ifNoneMatch: undefined,
+      ...expected,
+    });
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-4"');
+  });
+
+  it('update answers 400 for a malformed If-Match without asking the service', async () => {
+    await expect(controller.update(7, input, alice, 'not-a-tag', undefined, res())).rejects.toThrow(
+      new BadRequestException('If-Match must be * or a comma-separated list of quoted entity tags'),
+    );
+    expect(service.update).not.toHaveBeenCalled();
+  });
+});

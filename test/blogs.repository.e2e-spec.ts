@@ -1,0 +1,114 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Test, TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { BlogCount } from '../src/blogs/blog-count.entity';
+import { Blog } from '../src/blogs/blog.entity';
+import { BlogsRepository } from '../src/blogs/blogs.repository';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
+
+describe('BlogsRepository on the real database', () => {
+  let database: TestDatabase;
+  let moduleRef: TestingModule;
+  let repository: BlogsRepository;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = database.env;
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions({ url, dataDir }),
+          autoLoadEntities: true,
+          migrationsRun: true,
+        }),
+        TypeOrmModule.forFeature([Blog, BlogCount]),
+      ],
+      providers: [BlogsRepository],
+    }).compile();
+    repository = moduleRef.get(BlogsRepository);
+    dataSource = moduleRef.get(DataSource);
+  });
+
+  afterAll(async () => {
+    await moduleRef?.close();
+    await database?.drop();
+  });
+
+  beforeEach(() => dataSource.query('TRUNCATE "blogs"'));
+
+  it('insert stores the blog with id, equal timestamps and version 1, and findById reads it back', async () => {
+    const created = await repository.insert(input(1), 'alice');
+
+    expect(created).toBeInstanceOf(Blog);
+    expect(created).toMatchObject({ ...input(1), ownerSub: 'alice', version: 1 });
+    expect(created.id).toBeGreaterThan(0);
+    expect(created.createdAt).toBeInstanceOf(Date);
+    expect(created.updatedAt).toEqual(created.createdAt);
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    await expect(repository.findById(created.id + 1)).resolves.toBeNull();
+  });
+
+  it('findPage gives newest first with the exact total, from either end of the list', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 7; n += 1) ids.push((await repository.insert(input(n), 'alice')).id);
+    const newestFirst = [...ids].reverse();
+
+    const pages = await Promise.all([0, 2, 4, 6, 7, 50].map((offset) => repository.findPage(3, offset)));
+
+    expect(pages.map((page) => page.total)).toEqual([7, 7, 7, 7, 7, 7]);
+    expect(pages.map((page) => page.items.map((blog) => blog.id))).toEqual([
+      newestFirst.slice(0, 3),
+      newestFirst.slice(2, 5),
+      newestFirst.slice(4, 7),
+      newestFirst.slice(6, 7),
+      [],
+      [],
+    ]);
+    expect(pages[0].items[0]).toBeInstanceOf(Blog);
+    expect(pages[0].items[0].ownerSub).toBe('alice');
+  });
+
+  it('findPage of an empty table is empty with total 0', async () => {
+    await expect(repository.findPage(10, 0)).resolves.toEqual({ items: [], total: 0 });
+  });
+
+  it('update replaces the fields, moves updatedAt forward and increments version', async () => {
+    const created = await repository.insert(input(1), 'alice');
+
+    const first = await repository.update(created.id, input(2), 'alice');
+    const second = await repository.update(created.id, input(2), undefined);
+
+    expect(first).toMatchObject({ ...input(2), id: created.id, ownerSub: 'alice', version: 2 });
+    expect(second?.version).toBe(3);
+    expect(first!.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
+    expect(second!.updatedAt.getTime()).toBeGreaterThan(first!.updatedAt.getTime());
+    expect(second!.createdAt).toEqual(created.createdAt);
+    await expect(repository.findById(created.id)).resolves.toEqual(second);
+  });
+
+  it.each([
+    ['another owner', 'bob', {}, false],
+    ['the owner', 'alice', {}, true],
+    ['a matching version', 'alice', { match: [9, 1] }, true],
+    ['no matching version', 'alice', { match: [2] }, false],
+    ['an empty match list', 'alice', { match: [] }, false],
+    ['an excluded version', 'alice', { noneMatch: [1] }, false],
+    ['another excluded version', 'alice', { noneMatch: [2] }, true],
+    ['match and exclusion of the same version', undefined, { match: [1], noneMatch: [1] }, false],
+  ])('update with %s (owner %s, versions %j) changes the row: %s', async (_name, owner, versions, changes) => {
+    const created = await repository.insert(input(1), 'alice');
+
+    const updated = await repository.update(created.id, input(2), owner, versions);
+
+    expect(updated === null).toBe(!changes);
+    await expect(repository.findById(created.id)).resolves.toMatchObject({ version: changes ? 2 : 1 });
+  });
+
+  it('update of a missing blog changes nothing', async () => {
+    await expect(repository.update(123_456, input(1), undefined)).resolves.toBeNull();
+  });
+});
