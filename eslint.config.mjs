@@ -23,8 +23,8 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': unusedVars,
-      // `type-is` ships no type declarations; json-body.pipe.ts types the one function it requires.
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^type-is$'] }],
+      // `type-is` and `fresh` ship no type declarations; their one use types the function it requires.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^type-is$', '^fresh$'] }],
       // Nest compares numeric statuses with its HttpStatus enum (whose values are the numbers).
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
     },

@@ -13,6 +13,7 @@ import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 
@@ -51,6 +52,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
+  ignoreRequestNoCacheInFreshness(app.getHttpAdapter().getInstance());
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });

@@ -1,0 +1,54 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BLOGS, BODY, bearer } from './support/blog-api';
+import { createTestApp, TestApp } from './support/test-app';
+
+// The Fetch API (browsers, Node's fetch) adds `Cache-Control: no-cache` to every request carrying
+// If-None-Match; the directive is for caches, so the origin still answers 304.
+describe('conditional reads through the Fetch API', () => {
+  let t: TestApp;
+  let url: string;
+  let etag: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = (t.app.getHttpServer() as Server).address() as AddressInfo;
+    const created = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(t.token('alice')))
+      .send(BODY)
+      .expect(201);
+    url = `http://127.0.0.1:${port}${BLOGS}/${created.body.id}`;
+    etag = created.headers.etag;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('fetch with the current ETag in If-None-Match gets 304 and the ETag, no body', async () => {
+    const response = await fetch(url, { headers: { 'If-None-Match': etag } });
+
+    expect(response.status).toBe(304);
+    expect(response.headers.get('etag')).toBe(etag);
+    expect(await response.text()).toBe('');
+  });
+
+  it.each([
+    ['Cache-Control: no-cache', { 'Cache-Control': 'no-cache' }],
+    ['Cache-Control: no-cache and Pragma: no-cache', { 'Cache-Control': 'no-cache', Pragma: 'no-cache' }],
+  ])('a matching If-None-Match with %s is 304', async (_name, headers) => {
+    await t.http
+      .get(new URL(url).pathname)
+      .set({ ...headers, 'If-None-Match': etag })
+      .expect(304);
+  });
+
+  it('fetch with a stale ETag gets 200 with the blog', async () => {
+    const response = await fetch(url, { headers: { 'If-None-Match': '"1-999"' } });
+
+    expect(response.status).toBe(200);
+    await expect(response.json()).resolves.toMatchObject(BODY);
+  });
+});
