@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { loadDatabaseConfig } from '../config/environment';
+import { loadDatabaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 
 /**
