@@ -50,6 +50,7 @@ export function invalidConfiguration(message: string): never {
   throw new ConfigValidationError(`Invalid configuration: ${message}`);
 }
 
+/** An empty value counts as unset. */
 export const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 
 /** Splits a comma-separated list, trimming each item and dropping empty ones. */
