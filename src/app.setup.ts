@@ -6,7 +6,8 @@ import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
-import { appConfig, AppConfigType } from './config/app.config';
+import { ConfigType } from '@nestjs/config';
+import { httpConfig } from './config/http.config';
 import { rewriteBlogPathAliases } from './blogs/blog-paths';
 import { mapDatabaseUnavailable } from './database/database-errors';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
@@ -35,7 +36,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   if (typeof httpLogger === 'function') app.use(httpLogger);
   // Then, so every response is timed, also those answered before routing.
   app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
-  const loaded = app.get<AppConfigType | undefined>(appConfig.KEY);
+  const loaded = app.get<ConfigType<typeof httpConfig> | undefined>(httpConfig.KEY);
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());
   app.set('trust proxy', config?.trustProxy ?? false);

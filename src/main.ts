@@ -6,8 +6,10 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, setupApp } from './app.setup';
-import { appConfig, AppConfigType } from './config/app.config';
+import { ConfigType } from '@nestjs/config';
+import { databaseConfig } from './config/database.config';
 import { ConfigValidationError } from './config/environment';
+import { httpConfig } from './config/http.config';
 import { DataDirInUseError } from './database/embedded-driver';
 import { enableGracefulShutdown } from './lifecycle/graceful-shutdown';
 
@@ -23,14 +25,15 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   setupApp(app);
-  const config = app.get<AppConfigType>(appConfig.KEY);
+  const config = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
+  const database = app.get<ConfigType<typeof databaseConfig>>(databaseConfig.KEY);
   await app.listen(config.port);
   // SIGTERM / SIGINT: drain the requests in flight, close the pool, exit 0 (instead of
   // enableShutdownHooks(), which re-raises the signal and leaves keep-alive connections open).
   enableGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, logger: new Logger() });
   const { port } = app.getHttpServer().address() as AddressInfo;
-  const database = config.database.url ? 'PostgreSQL' : `embedded PGlite in ${config.database.dataDir}`;
-  Logger.log(`Listening on port ${port} (${database})`, 'Bootstrap');
+  const store = database.url ? 'PostgreSQL' : `embedded PGlite in ${database.dataDir}`;
+  Logger.log(`Listening on port ${port} (${store})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

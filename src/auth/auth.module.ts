@@ -5,11 +5,7 @@ import { DevTokenAnnouncer } from './dev-token.announcer';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
 
-/**
- * Bearer-token authentication for the whole application: `JwtAuthGuard` is installed as a global
- * guard, so a route added by any module needs a token unless it is marked `@Public()` or
- * `@ReadAccess()`.
- */
+/** Bearer-token authentication: `JwtAuthGuard` guards every route of every module. */
 @Module({
   imports: [PassportModule],
   providers: [JwtStrategy, DevTokenAnnouncer, { provide: APP_GUARD, useClass: JwtAuthGuard }],

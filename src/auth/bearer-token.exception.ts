@@ -1,10 +1,6 @@
 import { UnauthorizedException } from '@nestjs/common';
 
-/**
- * 401 Unauthorized for a bearer-token route, carrying the `WWW-Authenticate` challenge to send
- * (RFC 9110 §11.6.1, RFC 6750 §3): `Bearer` when no token was sent, and
- * `Bearer error="invalid_token"` when one was sent but rejected.
- */
+/** 401 Unauthorized with the `WWW-Authenticate` challenge to send (RFC 9110 §11.6.1, RFC 6750 §3). */
 export class BearerTokenException extends UnauthorizedException {
   private constructor(
     message: string,
@@ -13,12 +9,12 @@ export class BearerTokenException extends UnauthorizedException {
     super(message);
   }
 
-  /** No bearer token in the request. */
+  /** No bearer token in the request: challenge `Bearer`. */
   static missing(): BearerTokenException {
     return new BearerTokenException('A bearer token is required', 'Bearer');
   }
 
-  /** A token was sent but is not acceptable; `reason` is safe to show the client. */
+  /** A rejected token: challenge `Bearer error="invalid_token"`; `reason` is shown to the client. */
   static invalid(reason: string): BearerTokenException {
     return new BearerTokenException(`Invalid bearer token: ${reason}`, 'Bearer error="invalid_token"');
   }

@@ -1,20 +1,18 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { appConfig, AppConfigType } from '../config/app.config';
+import { ConfigType } from '@nestjs/config';
+import { authConfig } from '../config/auth.config';
 import { BLOGS_ADMIN_SCOPE } from './principal';
 import { mintToken } from './token-minter';
 
 /** Subject and lifetime of the token logged when the service runs with a generated secret. */
 export const DEV_TOKEN = { sub: 'dev', scope: BLOGS_ADMIN_SCOPE, ttl: '12h' } as const;
 
-/**
- * When no `JWT_SECRET` was configured (development only; production refuses to start), the
- * secret is random and no one else can mint tokens for it, so this logs a ready-to-use token.
- */
+/** Logs a ready-to-use token when the secret was generated (no one else can mint for it). */
 @Injectable()
 export class DevTokenAnnouncer implements OnApplicationBootstrap {
   private readonly logger = new Logger('Auth');
 
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfigType) {}
+  constructor(@Inject(authConfig.KEY) private readonly config: ConfigType<typeof authConfig>) {}
 
   onApplicationBootstrap(): void {
     const { secret, secretGenerated } = this.config.jwt;

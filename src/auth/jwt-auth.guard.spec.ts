@@ -2,8 +2,7 @@ import { ExecutionContext, Inject, Injectable, ServiceUnavailableException } fro
 import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import * as jwt from 'jsonwebtoken';
-import { appConfig, AppConfigType } from '../config/app.config';
-import { loadAppConfig } from '../config/environment';
+import { AuthConfig, authConfig, loadAuthConfig } from '../config/auth.config';
 import { Public, ReadAccess } from './access.decorator';
 import { BearerTokenException } from './bearer-token.exception';
 import { JwtAuthGuard } from './jwt-auth.guard';
@@ -38,13 +37,11 @@ interface FakeRequest {
   user?: unknown;
 }
 
-function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; audience?: string } = {}): AppConfigType {
-  const base = loadAppConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
+function makeConfig(overrides: { readsRequireAuth?: boolean; issuer?: string; audience?: string } = {}): AuthConfig {
+  const base = loadAuthConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET });
   return {
-    ...base,
     jwt: { ...base.jwt, issuer: overrides.issuer, audience: overrides.audience },
     readsRequireAuth: overrides.readsRequireAuth ?? false,
-    shutdownTimeoutMs: 10_000,
   };
 }
 
@@ -87,11 +84,11 @@ function base64url(value: unknown): string {
  * when it is constructed, so every test builds its own module).
  */
 async function makeGuard(
-  config: AppConfigType,
+  config: AuthConfig,
   strategy: new (...args: never[]) => JwtStrategy = JwtStrategy,
 ): Promise<JwtAuthGuard> {
   const moduleRef = await Test.createTestingModule({
-    providers: [strategy, JwtAuthGuard, Reflector, { provide: appConfig.KEY, useValue: config }],
+    providers: [strategy, JwtAuthGuard, Reflector, { provide: authConfig.KEY, useValue: config }],
   }).compile();
   return moduleRef.get(JwtAuthGuard);
 }
@@ -112,7 +109,7 @@ const FAULT = new Error('claims store unreachable');
 /** A strategy whose `validate` fails for a reason that has nothing to do with the token. */
 @Injectable()
 class FaultyStrategy extends JwtStrategy {
-  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+  constructor(@Inject(authConfig.KEY) config: AuthConfig) {
     super(config);
   }
 
@@ -124,7 +121,7 @@ class FaultyStrategy extends JwtStrategy {
 /** A strategy whose `validate` throws an HTTP error other than 401 (a dependency is down). */
 @Injectable()
 class UnavailableStrategy extends JwtStrategy {
-  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+  constructor(@Inject(authConfig.KEY) config: AuthConfig) {
     super(config);
   }
 
@@ -136,7 +133,7 @@ class UnavailableStrategy extends JwtStrategy {
 /** A strategy whose `validate` rejects the claims: an authentication failure. */
 @Injectable()
 class RejectingStrategy extends JwtStrategy {
-  constructor(@Inject(appConfig.KEY) config: AppConfigType) {
+  constructor(@Inject(authConfig.KEY) config: AuthConfig) {
     super(config);
   }
 

@@ -1,8 +1,9 @@
 import { ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ConfigType } from '@nestjs/config';
 import { AuthGuard } from '@nestjs/passport';
 import type { IncomingMessage } from 'node:http';
-import { appConfig, AppConfigType } from '../config/app.config';
+import { authConfig } from '../config/auth.config';
 import { ACCESS_POLICY_KEY, AccessPolicy } from './access.decorator';
 import { readBearerCredentials } from './bearer-credentials';
 import { BearerTokenException } from './bearer-token.exception';
@@ -11,21 +12,15 @@ import { JWT_STRATEGY } from './jwt.constants';
 import type { Principal } from './principal';
 
 /**
- * Global guard: every route needs a valid bearer token (see {@link JwtStrategy}) unless it is
- * marked `@Public()`, or `@ReadAccess()` while `READS_REQUIRE_AUTH` is false. Routes that need no
- * token never look at the `Authorization` header.
- *
- * @throws BearerTokenException (401) for a missing, malformed or rejected token: challenge `Bearer`
- *   when no bearer token was sent, `Bearer error="invalid_token"` otherwise (RFC 6750 §3.1).
- * @throws the 503 of an identity provider whose keys cannot be fetched.
- * @throws anything else the strategy raised (not an authentication failure, e.g. a bug or an
- *   unavailable dependency) unchanged, so that the exception filter logs it and answers 500.
+ * Global guard: a valid bearer token unless the route is `@Public()`, or `@ReadAccess()` while
+ * `READS_REQUIRE_AUTH` is false.
+ * @throws BearerTokenException (401, RFC 6750 §3.1); the 503 of unreachable identity-provider keys.
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(appConfig.KEY) private readonly config: AppConfigType,
+    @Inject(authConfig.KEY) private readonly config: ConfigType<typeof authConfig>,
   ) {
     super();
   }
@@ -36,8 +31,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
       context.getClass(),
     ]);
     if (policy === 'public' || (policy === 'read' && !this.config.readsRequireAuth)) return true;
-    // Told apart here, before Passport, because passport-jwt reports both a missing and a
-    // malformed header as the same "No auth token" failure, and they carry different challenges.
+    // passport-jwt reports a missing and a malformed header alike; their challenges differ.
     const { authorization } = context.switchToHttp().getRequest<IncomingMessage>().headers;
     const credentials = readBearerCredentials(authorization);
     if (credentials.kind === 'none') throw BearerTokenException.missing();
@@ -48,23 +42,15 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     return super.canActivate(context) as Promise<boolean>;
   }
 
-  /**
-   * Passport's verdict. `error` is what the strategy raised (passport `error()`): the
-   * `BearerTokenException` of {@link JwtStrategy.validate} is an authentication failure and already
-   * a 401; anything else is a fault and is rethrown as it is. A failure without an error (passport
-   * `fail()`, `info` being jsonwebtoken's reason) is a rejected token.
-   */
   override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false, info: unknown): TUser {
     if (error !== null && error !== undefined) throw error;
-    // The identity provider's keys could not be fetched (see createJwksKeyProvider): not the
-    // token's fault, so 503 rather than 401.
+    // Unreachable identity-provider keys are not the token's fault: 503, not 401.
     if (info instanceof HttpException && info.getStatus() >= 500) throw info;
     if (!principal) throw describeRejection(info);
     return principal;
   }
 }
 
-/** Turns passport-jwt's `info` (a jsonwebtoken error) into a 401 whose message is safe to show. */
 function describeRejection(info: unknown): BearerTokenException {
   const name = info instanceof Error ? info.name : undefined;
   switch (name) {
@@ -73,8 +59,6 @@ function describeRejection(info: unknown): BearerTokenException {
     case 'NotBeforeError':
       return BearerTokenException.invalid('token not yet valid');
     default:
-      // JsonWebTokenError (bad signature, algorithm, issuer, audience, malformed JWT…); a missing
-      // token never gets here (see canActivate).
       return BearerTokenException.invalid('token could not be verified');
   }
 }

@@ -4,19 +4,17 @@ import type { IncomingMessage } from 'node:http';
 import { createLocalJWKSet, errors, JSONWebKeySet, JWSHeaderParameters, KeyLike } from 'jose';
 import { decode, JsonWebTokenError } from 'jsonwebtoken';
 import type { SecretOrKeyProvider } from 'passport-jwt';
-import { isHmacAlgorithm, JwtConfig } from '../config/environment';
+import type { JwtConfig } from '../config/auth.config';
+import { isHmacAlgorithm } from './jwt-algorithms';
 
-/** How long a fetched JWK Set is used before it is fetched again, and one fetch's time limit, in ms. */
+/** How long a fetched JWK Set is used before it is fetched again, in ms. */
 export const JWKS_MAX_AGE_MS = 10 * 60_000;
+/** Time limit of one JWK Set fetch, in ms. */
 export const JWKS_FETCH_TIMEOUT_MS = 3_000;
 
-/** What passport-jwt's key callback is given: an error (the token is rejected) or the key. */
 type KeyCallback = (error: unknown, key?: string | Buffer) => void;
 
-/**
- * `JWT_SECRET` as a KeyObject (jsonwebtoken would convert a string on every verify). Typed as a
- * Buffer, as passport-jwt's typings want; it reaches jsonwebtoken unchanged.
- */
+/** `JWT_SECRET` as a KeyObject, typed as the Buffer passport-jwt's typings want. */
 export function hmacKey(secret: string): Buffer {
   return createSecretKey(Buffer.from(secret, 'utf8')) as unknown as Buffer;
 }
@@ -38,7 +36,7 @@ export class RemoteJwkSet {
 
   /**
    * The public key for a JWS header (`alg`, `kid`).
-   * @throws jose's `JWKSNoMatchingKey` when the set has none; the fetch's error when no set could be had.
+   * @throws jose's `JWKSNoMatchingKey` when the set has none; the fetch's error when there is no set.
    */
   async key(header: JWSHeaderParameters): Promise<KeyLike> {
     if (this.keys === undefined || Date.now() - this.fetchedAt > JWKS_MAX_AGE_MS) {
@@ -56,7 +54,7 @@ export class RemoteJwkSet {
     }
   }
 
-  /** Fetches the set, or joins the fetch under way; resolves false, fetching nothing, during the cooldown. */
+  // Resolves false, fetching nothing, during the cooldown.
   private async refresh(): Promise<boolean> {
     if (this.pending === undefined) {
       if (Date.now() - this.attemptedAt < this.cooldownMs) return false;
@@ -75,22 +73,19 @@ export class RemoteJwkSet {
   }
 }
 
-/** The protected header of a compact JWS, or undefined when it cannot be read. */
 function headerOf(token: string): JWSHeaderParameters | undefined {
   const header: unknown = decode(token, { complete: true })?.header;
   return typeof header === 'object' && header !== null ? (header as JWSHeaderParameters) : undefined;
 }
 
-/** Whether a key lookup failed because of the token (401) rather than the provider (503). */
 const isTokenProblem = (error: unknown): boolean =>
   error instanceof errors.JWKSNoMatchingKey ||
   error instanceof errors.JWKSMultipleMatchingKeys ||
   error instanceof errors.JOSENotSupported;
 
 /**
- * passport-jwt `secretOrKeyProvider` for a configuration with a JWKS URI. The header's `alg` must be
- * one of `JWT_ALGORITHMS` and picks the key: `JWT_SECRET` for HMAC, else the provider's key for its
- * `kid`, so an HMAC token signed with a public key (algorithm confusion) fails.
+ * passport-jwt `secretOrKeyProvider` for a JWKS URI: the header's `alg`, one of `JWT_ALGORITHMS`,
+ * picks the key (`JWT_SECRET` for HMAC, else the provider's key for its `kid`).
  */
 export function createJwksKeyProvider(jwt: JwtConfig & { readonly jwksUri: string }): SecretOrKeyProvider {
   const keySet = new RemoteJwkSet(jwt.jwksUri, jwt.jwksCooldownMs);

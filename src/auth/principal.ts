@@ -1,11 +1,9 @@
 /** Scope (in the token's space-separated `scope` claim) that allows updating any blog. */
 export const BLOGS_ADMIN_SCOPE = 'blogs:admin';
 
-/** The authenticated caller, taken from a verified JWT. */
+/** The authenticated caller: a verified JWT's `sub` (RFC 7519 §4.1.2) and `scope` split on spaces (RFC 8693 §4.2). */
 export interface Principal {
-  /** The token's `sub` claim (RFC 7519 §4.1.2). */
   readonly sub: string;
-  /** The token's `scope` claim split on spaces (RFC 8693 §4.2); empty when absent. */
   readonly scopes: readonly string[];
 }
 
@@ -21,9 +19,8 @@ export interface JwtClaims {
 const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /**
- * Builds the principal from verified claims, or undefined when they do not make one: `exp` must be
- * a finite number, `nbf` and `iat` finite when present, and `sub` a non-empty, well-formed Unicode
- * string without U+0000 (it is stored as the owner exactly as given).
+ * The principal of verified claims, or undefined: `exp` finite, `nbf` and `iat` finite when present,
+ * `sub` a non-empty, well-formed Unicode string without U+0000.
  */
 export function principalFromClaims(claims: JwtClaims): Principal | undefined {
   const { sub, exp, nbf, iat, scope } = claims;

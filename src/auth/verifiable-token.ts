@@ -1,9 +1,8 @@
 import { decode } from 'jsonwebtoken';
 
 /**
- * Whether a compact JWS, not yet verified, may go on to verification: its header has no `crit`
- * (this service understands no extension, RFC 7515 §4.1.11) and its payload is a JSON object (a
- * JWT Claims Set, RFC 7519 §7.2; jsonwebtoken's `verify` throws a TypeError on `null`, a 500).
+ * Whether an unverified compact JWS may go on to verification: no `crit` header (RFC 7515 §4.1.11)
+ * and a JSON object payload (RFC 7519 §7.2).
  */
 export function isVerifiableToken(token: string): boolean {
   let decoded: ReturnType<typeof decode>;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadAppConfig } from '../config/environment';
+import { loadConfiguration } from '../config/configuration';
 import { mintToken, MintTokenOptions } from '../auth/token-minter';
 
 // `npm run token -- --sub alice [--scope blogs:admin] [--ttl 1h]`: prints a token signed with the
@@ -31,7 +31,7 @@ function main(): number {
     );
     return 2;
   }
-  const config = loadAppConfig(process.env);
+  const config = loadConfiguration(process.env).auth;
   // Seconds, or a duration such as 15m; jsonwebtoken rejects a malformed one with a clear message.
   const ttl = /^[0-9]+$/.test(values.ttl) ? Number(values.ttl) : (values.ttl as MintTokenOptions['ttl']);
   process.stdout.write(

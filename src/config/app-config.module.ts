@@ -1,16 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { appConfig } from './app.config';
+import { CONFIG_NAMESPACES } from './configuration';
 
-/**
- * Loads `.env` (outside tests) and provides the validated `appConfig` namespace to every module.
- */
+/** Loads `.env` (outside tests) and provides every validated configuration namespace globally. */
 @Module({
   imports: [
     ConfigModule.forRoot({
       isGlobal: true,
       cache: true,
-      load: [appConfig],
+      load: CONFIG_NAMESPACES,
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
   ],

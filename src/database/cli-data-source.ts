@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { loadDatabaseConfig } from '../config/environment';
+import { loadDatabaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 
 /**

@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/environment';
+import type { DatabaseConfig } from '../config/database.config';
 import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
@@ -39,9 +39,9 @@ export const DATABASE_IDLE_LIMITS = { poolIdleMs: 10_000, idleInTransactionMs: 5
  * same entities, migrations and SQL. Migrations are listed explicitly (no globs) so the same
  * options serve `ts-node`, jest and `dist/`; `synchronize` is never on.
  *
- * @param database - the `database` section of {@link AppConfig}.
+ * @param database - the `database` configuration namespace.
  */
-export function buildDataSourceOptions(database: AppConfig['database']): PostgresOptions {
+export function buildDataSourceOptions(database: DatabaseConfig): PostgresOptions {
   const common = {
     type: 'postgres',
     migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { appConfig, AppConfigType } from '../config/app.config';
+import { ConfigType } from '@nestjs/config';
+import { databaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 import { runMigrationsExclusively } from './run-migrations';
 
@@ -13,9 +14,9 @@ import { runMigrationsExclusively } from './run-migrations';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfigType) => ({
-        ...buildDataSourceOptions(config.database),
+      inject: [databaseConfig.KEY],
+      useFactory: (config: ConfigType<typeof databaseConfig>) => ({
+        ...buildDataSourceOptions(config),
         // Each feature registers its entities with TypeOrmModule.forFeature.
         autoLoadEntities: true,
         // Run by the data source factory below, under the migration lock.

@@ -28,20 +28,13 @@ const HEALTHY: SchemaObject = {
   properties: { status: { type: 'string', enum: ['ok'] }, info: INDICATORS, error: INDICATORS, details: INDICATORS },
 };
 
-/**
- * The names of the failed checks of a terminus 503 (its response is the `HealthCheckResult`), so
- * the contract's error body still says what is not ready.
- */
 function failedChecks(error: ServiceUnavailableException): string {
   const result = error.getResponse() as Partial<HealthCheckResult>;
   const names = Object.keys(result.error ?? {});
   return names.length > 0 ? names.join(', ') : 'unknown';
 }
 
-/**
- * Liveness and readiness probes for orchestrators; no token needed. Errors go through the global
- * filter like any other, so a 503 has the contract's error body.
- */
+/** Liveness and readiness probes for orchestrators; no token needed; a 503 has the usual error body. */
 @Controller({ path: 'health', version: VERSION_NEUTRAL })
 @Public()
 @ApiTags('health')
@@ -65,11 +58,7 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /**
-   * `GET /health/ready` → 200 when the database answers within 3 s and, when the rate limits keep
-   * their counters in Redis (`REDIS_URL`), Redis answers `PING`; else 503 naming the failed checks
-   * (`Not ready: database`, `Not ready: redis`, `Not ready: database, redis`).
-   */
+  /** `GET /health/ready` → 200 when the database (3 s) and Redis, when used, answer; else 503 `Not ready: <checks>`. */
   @Get('ready')
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({

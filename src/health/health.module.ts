@@ -3,10 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { RedisHealthIndicator } from './redis.health';
 
-/**
- * `GET /health/live` and `GET /health/ready` (@nestjs/terminus). Readiness checks the database and,
- * through the global `ThrottlerStorage` of `RateLimitModule`, Redis when the counters live there.
- */
+/** `GET /health/live` and `GET /health/ready` (@nestjs/terminus). */
 @Module({
   imports: [TerminusModule],
   controllers: [HealthController],

@@ -2,17 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { ThrottlerStorage } from '@nestjs/throttler';
 
-/** The part of an ioredis client a readiness check needs (the storage builds a `Redis` from `REDIS_URL`). */
+/** The part of an ioredis client a readiness check needs. */
 interface Pingable {
   ping(): Promise<string>;
 }
 
-/**
- * The Redis client of the rate-limit storage when it is Redis-backed
- * (`ThrottlerStorageRedisService` exposes it as `redis`), else undefined: the in-memory storage
- * has no dependency to check. Checked by shape so the Redis storage module stays loaded only when
- * configured.
- */
+/** The `redis` client of a Redis-backed rate-limit storage, checked by shape; else undefined. */
 export function redisClientOf(storage: ThrottlerStorage): Pingable | undefined {
   const client: unknown = (storage as { redis?: unknown }).redis;
   return typeof client === 'object' && client !== null && typeof (client as Pingable).ping === 'function'
@@ -20,12 +15,7 @@ export function redisClientOf(storage: ThrottlerStorage): Pingable | undefined {
     : undefined;
 }
 
-/**
- * Readiness of Redis when the service uses it (`REDIS_URL` set and rate limits on): a `PING` on
- * the very connection that holds the shared rate-limit counters, so "up" means the counters work.
- * The client fails a command at once while disconnected and after 500 ms otherwise (its options
- * in `RateLimitModule`), so the check is bounded.
- */
+/** Readiness of Redis when the rate limits use it: a `PING` on the connection that holds the counters. */
 @Injectable()
 export class RedisHealthIndicator {
   private readonly client: Pingable | undefined;
@@ -37,16 +27,12 @@ export class RedisHealthIndicator {
     this.client = redisClientOf(storage);
   }
 
-  /** True when the service has a Redis dependency to check. */
+  /** Whether the service has a Redis dependency to check. */
   get configured(): boolean {
     return this.client !== undefined;
   }
 
-  /**
-   * @param key - the name of the check in the health result (`redis`).
-   * @returns `{[key]: {status: 'up'}}` when Redis answers `PONG`, else `{[key]: {status: 'down',
-   *   message}}`; never throws (terminus turns a down result into its 503).
-   */
+  /** `{[key]: {status: 'up'}}` when Redis answers `PONG`, else `down` with a message; never throws. */
   async pingCheck<const Key extends string>(key: Key): Promise<HealthIndicatorResult<Key>> {
     const check = this.indicator.check(key);
     if (this.client === undefined) return check.up({ message: 'not configured' });
@@ -54,7 +40,7 @@ export class RedisHealthIndicator {
       const reply = await this.client.ping();
       return reply === 'PONG' ? check.up() : check.down({ message: 'unexpected reply to PING' });
     } catch {
-      // The driver's message names hosts and ports; the result only says what is down.
+      // The driver's message names hosts and ports.
       return check.down({ message: 'no answer to PING' });
     }
   }

@@ -1,38 +1,21 @@
 import type { Server } from 'node:http';
 import type { INestApplication, LoggerService } from '@nestjs/common';
+import { CLOSE_GRACE_MS } from './shutdown.constants';
 
-/** What {@link drainHttpServer} found. */
+/** What {@link drainHttpServer} found: connections cut off when the time ran out, and the drain's duration in ms. */
 export interface DrainResult {
-  /** Connections still busy when the time ran out, destroyed with their requests. */
   readonly cut: number;
-  /** How long the drain took, in ms. */
   readonly ms: number;
 }
 
-/** How often idle keep-alive connections are closed while draining, in ms. */
 const IDLE_SWEEP_MS = 10;
 
 /**
- * Stops `server` from accepting connections and waits for the requests in flight to finish, at
- * most `timeoutMs`.
- *
- * `server.close()` alone is not enough: it stops listening and (Node.js ≥ 19) closes the
- * connections idle at that moment, but a keep-alive connection busy with a request stays open
- * after its response, and is even served further requests, until the keep-alive timeout. So while
- * draining, requests arriving on open connections are answered with `Connection: close`, and
- * connections are closed as soon as they are idle (swept every 10 ms with
- * `server.closeIdleConnections()`). When the time is up, the remaining connections are destroyed
- * (`server.closeAllConnections()`).
- *
- * Nothing of this runs before the drain starts: the request path pays nothing for it.
- *
- * @param server - a listening `node:http` server.
- * @param timeoutMs - how long requests in flight may still take, in ms.
- * @returns when every connection is closed: how many were cut off and how long it took.
+ * Stops accepting connections, closes keep-alive ones as soon as they are idle, and after
+ * `timeoutMs` cuts off those still busy. Resolves when every connection is closed.
  */
 export function drainHttpServer(server: Server, timeoutMs: number): Promise<DrainResult> {
   const started = Date.now();
-  // A request already on a kept-alive connection is served, but its connection closed afterwards.
   const closeAfterResponse = (
     _request: unknown,
     response: { headersSent: boolean; setHeader(name: string, value: string): unknown },
@@ -58,35 +41,19 @@ export function drainHttpServer(server: Server, timeoutMs: number): Promise<Drai
   });
 }
 
-/** Options of {@link enableGracefulShutdown}. */
+/** Options of {@link enableGracefulShutdown}: drain time in ms, logger, exit function and signals. */
 export interface GracefulShutdownOptions {
-  /** How long in-flight requests may still run after the signal, in ms (`SHUTDOWN_TIMEOUT_MS`). */
   readonly timeoutMs: number;
   readonly logger: LoggerService;
-  /** Ends the process; `process.exit` outside tests. */
+  /** `process.exit` by default. */
   readonly exit?: (code: number) => void;
-  /** Signals to handle; SIGTERM (orchestrators) and SIGINT (Ctrl-C) by default. */
+  /** SIGTERM and SIGINT by default. */
   readonly signals?: readonly NodeJS.Signals[];
 }
 
 /**
- * Extra time, beyond the drain, allowed for closing the application (lifecycle hooks, then the
- * database pool, whose calls are bounded by the database timeouts) before the process exits anyway.
- */
-export const CLOSE_GRACE_MS = 5_000;
-
-/**
- * On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish
- * ({@link drainHttpServer}, at most `timeoutMs`), close the application (Nest's shutdown hooks:
- * the TypeORM connection pool, or the embedded database and its `DATA_DIR` lock), then exit —
- * 0 when every request finished, 1 when some had to be cut off or closing failed. A second
- * signal while draining cuts the remaining requests at once.
- *
- * Used instead of Nest's `enableShutdownHooks()`, which closes the application but then kills
- * the process with the same signal (no exit code 0), and whose HTTP close waits for idle
- * keep-alive connections to time out.
- *
- * @param app - the application, listening.
+ * On SIGTERM or SIGINT: drain the HTTP server (at most `timeoutMs`), close the application, then
+ * exit 0, or 1 when requests were cut off or closing failed. A second signal cuts requests at once.
  */
 export function enableGracefulShutdown(app: INestApplication, options: GracefulShutdownOptions): void {
   const { timeoutMs, logger } = options;
@@ -102,7 +69,6 @@ export function enableGracefulShutdown(app: INestApplication, options: GracefulS
       return;
     }
     shuttingDown = true;
-    // Whatever hangs below, the process ends.
     setTimeout(() => {
       logger.error(`Shutdown did not finish within ${timeoutMs + CLOSE_GRACE_MS} ms; exiting`, undefined, 'Shutdown');
       exit(1);

@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
 import type { HttpLogger } from 'pino-http';
-import { appConfig, AppConfigType } from '../config/app.config';
+import { loggingConfig } from '../config/logging.config';
 import { createHttpLogger, createRootLogger } from './http-logger';
 
-/**
- * Optional `DestinationStream` the logs are written to instead of stdout; `null` in the
- * application. Tests override it to capture the log lines of a real app.
- */
+/** A `DestinationStream` the logs go to instead of stdout; `null` in the application, overridden by tests. */
 export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
 /** The root pino `Logger` of the application. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
@@ -16,13 +14,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
 
 /**
- * Structured logging with nestjs-pino: Nest's own logs and every `Logger` of the application go
- * to the root pino logger, and those written while a request is handled carry its request id.
- *
- * The request logger is pino-http, mounted by `setupApp` as the first Express middleware (so a
- * request answered before routing, e.g. a 404, is logged and gets its
- * `X-Request-Id` too); nestjs-pino runs with `useExisting` and only binds that request's logger
- * for the `Logger` calls made while handling it.
+ * Structured logging (nestjs-pino): every `Logger` writes to the root pino logger, with the request
+ * id while a request is handled; `setupApp` mounts the request logger as the first middleware.
  */
 @Module({
   imports: [
@@ -31,13 +24,9 @@ export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
         { provide: LOG_DESTINATION, useValue: null },
         {
           provide: ROOT_LOGGER,
-          inject: [appConfig.KEY, LOG_DESTINATION],
-          useFactory: (config: AppConfigType, destination: DestinationStream | null): Logger =>
-            createRootLogger({
-              level: config.logLevel,
-              nodeEnv: config.nodeEnv,
-              destination: destination ?? undefined,
-            }),
+          inject: [loggingConfig.KEY, LOG_DESTINATION],
+          useFactory: (config: ConfigType<typeof loggingConfig>, destination: DestinationStream | null): Logger =>
+            createRootLogger({ ...config, destination: destination ?? undefined }),
         },
         { provide: HTTP_LOGGER, inject: [ROOT_LOGGER], useFactory: createHttpLogger },
       ],

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 /** Name of the pool gauge; one series per `state`. */
 export const DB_POOL_CONNECTIONS = 'db_pool_connections';
 
-/** The counters `pg.Pool` exposes (and the embedded pool mirrors). */
 interface PoolCounts {
   readonly totalCount: number;
   readonly idleCount: number;
@@ -20,13 +19,8 @@ const isPoolCounts = (pool: unknown): pool is PoolCounts =>
   typeof (pool as PoolCounts).waitingCount === 'number';
 
 /**
- * `db_pool_connections{state="in_use"|"idle"|"waiting"}`: connections lent to queries, open and
- * idle, and callers waiting for one. Read from the TypeORM Postgres driver's pool (`master`, a
- * `pg.Pool`, or the embedded database's one-session pool) when Prometheus scrapes (`collect`),
- * so requests pay nothing.
- *
- * The gauge is registered when the module starts and removed when it stops, so an application
- * created again in the same process (tests) reports its own pool.
+ * `db_pool_connections{state="in_use"|"idle"|"waiting"}`, read from the TypeORM driver's pool when
+ * Prometheus scrapes; registered while the module lives.
  */
 @Injectable()
 export class DatabasePoolMetrics implements OnModuleInit, OnModuleDestroy {

@@ -8,33 +8,22 @@ export const HTTP_REQUEST_DURATION = 'http_request_duration_seconds';
 /** Labels of {@link HTTP_REQUEST_DURATION}. */
 export type HttpLabel = 'method' | 'route' | 'status_code';
 
-/** Upper bounds in seconds: fine below 100 ms where this service answers, then up to its 4 s database bound. */
+/** Bucket upper bounds, in seconds. */
 export const HTTP_DURATION_BUCKETS: readonly number[] = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 ];
 
-/**
- * The `route` label of requests that matched no route (404s, and bodies rejected while being
- * read, before routing: 413, malformed JSON). Raw URLs never become label values.
- */
+/** The `route` label of requests that matched no route; raw URLs never become label values. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The route template Express matched (`/api/v1/blogs/:id`), or {@link UNMATCHED_ROUTE}. */
 export function routeTemplateOf(request: Request): string {
-  // Express types `req.route` as any; it is the matched Route, whose `path` is the template.
   const route: unknown = (request as { route?: unknown }).route;
   const path: unknown = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
   return typeof path === 'string' ? request.baseUrl + path : UNMATCHED_ROUTE;
 }
 
-/**
- * Express middleware that observes each response's duration, once, when it has been sent
- * (`finish`), labelled by method, route template and status. Per request: one timestamp, one
- * listener, and on finish one `observe` (prom-client keys it by the three label values).
- * Requests whose connection closed before the response was sent are not observed.
- *
- * @param histogram - the {@link HTTP_REQUEST_DURATION} histogram.
- */
+/** Express middleware observing each sent response's duration in `histogram`, by method, route template and status. */
 export function createHttpMetricsMiddleware(histogram: Histogram<HttpLabel>): RequestHandler {
   return (request: Request, response: Response, next: NextFunction): void => {
     const start = performance.now();

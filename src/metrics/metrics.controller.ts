@@ -4,10 +4,7 @@ import { PrometheusController } from '@willsoto/nestjs-prometheus';
 import type { Response } from 'express';
 import { Public } from '../auth/access.decorator';
 
-/**
- * `GET /metrics`: the Prometheus text exposition of the default registry. No token (scrapers
- * reach it inside the cluster; keep it off public ingress). `PrometheusModule` sets the path.
- */
+/** `GET /metrics`: the Prometheus text exposition of the default registry; no token. */
 @Controller({ version: VERSION_NEUTRAL })
 @Public()
 @ApiTags('operations')

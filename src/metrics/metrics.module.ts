@@ -11,11 +11,7 @@ const httpRequestDuration = makeHistogramProvider({
   buckets: [...HTTP_DURATION_BUCKETS],
 });
 
-/**
- * Prometheus metrics at `GET /metrics` (prom-client through `@willsoto/nestjs-prometheus`): the
- * default process metrics, {@link HTTP_REQUEST_DURATION} (observed by the middleware that
- * `setupApp` installs) and the database pool gauge.
- */
+/** Prometheus metrics at `GET /metrics`: process metrics, request durations and the database pool. */
 @Module({
   imports: [
     PrometheusModule.register({

@@ -1,4 +1,5 @@
 import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import {
   DEFAULT_IPV6_SUBNET_PREFIX,
@@ -13,35 +14,21 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { appConfig, AppConfigType } from '../config/app.config';
-import type { RateLimitConfig } from '../config/environment';
 import type { Principal } from '../auth/principal';
+import { rateLimitConfig, RateLimitConfig } from '../config/rate-limit.config';
+import { READS_THROTTLER, WRITES_THROTTLER } from './rate-limit.constants';
 
-/** Names of the two budgets (also part of their storage keys). */
-export const READS_THROTTLER = 'reads';
-export const WRITES_THROTTLER = 'writes';
-
-/** Methods that only read (RFC 9110 §9.2.1 "safe"); every other method counts as a write. */
+// RFC 9110 §9.2.1 safe methods count as reads; every other method is a write.
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * Paths never limited: the orchestrator's probes and the metrics scrape must keep working when a
- * client is being limited (matched in any letter case, as Express routes them).
- */
+// Probes and the metrics scrape keep working while a client is limited (any letter case, as Express routes).
 const EXEMPT_PATH = /^\/(health\/(live|ready)|metrics)\/?$/i;
 
-/** Shortest pause between two "rate-limit storage unavailable" warnings, in milliseconds. */
 const STORAGE_WARNING_INTERVAL_MS = 10_000;
 
 /**
- * Global guard (after `JwtAuthGuard`, so a write's principal is known) that applies the abuse
- * limits of `RateLimitConfig`: reads per client address (`req.ip`, which honours `TRUST_PROXY`),
- * writes per token `sub`. Over the budget: 429 Too Many Requests with `Retry-After` (seconds,
- * RFC 9110 §10.2.3) and the contract's error body. Exactly one budget is looked up per request
- * and no route metadata is read (unlike ThrottlerGuard's `@Throttle`/`@SkipThrottle` lookups).
- *
- * When the storage fails (Redis down), the request is let through and a warning logged: the
- * limits protect the service; they must not take it down.
+ * Global guard, after `JwtAuthGuard`: reads per client address (`req.ip`), writes per token `sub`;
+ * over budget, 429 with `Retry-After` in seconds (RFC 9110 §10.2.3). A failing storage lets requests through.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -53,10 +40,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
-    @Inject(appConfig.KEY) config: AppConfigType,
+    @Inject(rateLimitConfig.KEY) config: ConfigType<typeof rateLimitConfig>,
   ) {
     super(options, storage, reflector);
-    this.limits = config.rateLimit;
+    this.limits = config;
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -82,7 +69,6 @@ export class RateLimitGuard extends ThrottlerGuard {
     }
   }
 
-  /** Sets `Retry-After` (whole seconds until the block ends), then throws the 429. */
   protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const response = context.switchToHttp().getResponse<Response>();
     const seconds = Math.max(1, Math.ceil(detail.timeToBlockExpire));
@@ -105,11 +91,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 }
 
-/**
- * Whose budget a request spends: a write spends its token subject's (set as `request.user` by
- * `JwtAuthGuard`, which runs first), a read its client address's — an IPv6 address by its /64
- * subnet, as one host usually holds a whole /64 (ThrottlerGuard's own default).
- */
+/** Whose budget a request spends: a write its token subject's, a read its client address's (IPv6 by /64). */
 export function trackerOf(request: Record<string, unknown>): string {
   const principal = request.user as Principal | undefined;
   if (request.method !== undefined && !SAFE_METHODS.has(request.method as string) && principal?.sub !== undefined) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { parseTrustProxy } from '../../src/config/environment';
+import { parseTrustProxy } from '../../src/config/trust-proxy';
 import { environmentVariableNames } from '../support/environment-variables';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,11 +1,6 @@
-import { getMetadataStorage } from 'class-validator';
-import { EnvironmentVariables } from '../../src/config/environment';
+import { ENVIRONMENT_VARIABLES } from '../../src/config/configuration';
 
-/**
- * The names of the environment variables the service reads: the decorated properties of
- * `EnvironmentVariables`, the one configuration schema (every rule group included).
- */
+/** The names of the environment variables the service reads: those of every configuration namespace. */
 export function environmentVariableNames(): string[] {
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvironmentVariables, '', true, false);
-  return [...new Set(metadata.map((m) => m.propertyName))].sort();
+  return [...ENVIRONMENT_VARIABLES];
 }

@@ -1,0 +1,103 @@
+import { ENVIRONMENT_VARIABLES, loadConfiguration } from './configuration';
+
+const SECRET_32 = 'x'.repeat(32);
+
+describe('loadConfiguration', () => {
+  it('reads every variable into its namespace', () => {
+    const config = loadConfiguration({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      DATABASE_URL: 'postgres://user:pw@db:5432/blogs',
+      DATA_DIR: '/var/lib/blogs',
+      JWT_SECRET: SECRET_32,
+      JWT_ISSUER: 'https://idp.example',
+      JWT_AUDIENCE: 'blog-service',
+      READS_REQUIRE_AUTH: 'true',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_WINDOW_SECONDS: '10',
+      RATE_LIMIT_READS: '100',
+      RATE_LIMIT_WRITES: '5',
+      REDIS_URL: 'redis://cache:6379/0',
+      RATE_LIMIT_REDIS_PREFIX: 'blogs:rl:',
+      TRUST_PROXY: '1',
+      CORS_ORIGINS: 'https://app.example, http://localhost:5173',
+      SHUTDOWN_TIMEOUT_MS: '2500',
+    });
+
+    expect(config).toEqual({
+      http: {
+        port: 8080,
+        trustProxy: 1,
+        corsOrigins: ['https://app.example', 'http://localhost:5173'],
+        shutdownTimeoutMs: 2500,
+      },
+      database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
+      auth: {
+        jwt: {
+          secret: SECRET_32,
+          secretGenerated: false,
+          issuer: 'https://idp.example',
+          audience: 'blog-service',
+          jwksUri: undefined,
+          jwksCooldownMs: 10_000,
+          algorithms: ['HS256'],
+        },
+        readsRequireAuth: true,
+      },
+      logging: { level: 'warn', nodeEnv: 'production' },
+      rateLimit: {
+        enabled: false,
+        windowSeconds: 10,
+        reads: 100,
+        writes: 5,
+        redisUrl: 'redis://cache:6379/0',
+        redisPrefix: 'blogs:rl:',
+      },
+    });
+  });
+
+  it('ignores unknown variables', () => {
+    expect(() => loadConfiguration({ SOMETHING_ELSE: 'whatever', HOME: '/root' })).not.toThrow();
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['JWT_SECRET', 'short'],
+    ['LOG_LEVEL', 'verbose'],
+    ['RATE_LIMIT_READS', '0'],
+  ])('validates every namespace: %s=%p is rejected', (variable, value) => {
+    expect(() => loadConfiguration({ [variable]: value })).toThrow(
+      expect.objectContaining({ name: 'ConfigValidationError', message: expect.stringContaining(variable) }),
+    );
+  });
+});
+
+describe('ENVIRONMENT_VARIABLES', () => {
+  it('lists every variable of every namespace once, sorted', () => {
+    expect(ENVIRONMENT_VARIABLES).toEqual([
+      'CORS_ORIGINS',
+      'DATABASE_URL',
+      'DATA_DIR',
+      'JWT_ALGORITHMS',
+      'JWT_AUDIENCE',
+      'JWT_ISSUER',
+      'JWT_JWKS_COOLDOWN_MS',
+      'JWT_JWKS_URI',
+      'JWT_SECRET',
+      'LOG_LEVEL',
+      'NODE_ENV',
+      'PORT',
+      'RATE_LIMIT_ENABLED',
+      'RATE_LIMIT_READS',
+      'RATE_LIMIT_REDIS_PREFIX',
+      'RATE_LIMIT_WINDOW_SECONDS',
+      'RATE_LIMIT_WRITES',
+      'READS_REQUIRE_AUTH',
+      'REDIS_URL',
+      'SHUTDOWN_TIMEOUT_MS',
+      'TRUST_PROXY',
+    ]);
+  });
+});

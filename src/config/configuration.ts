@@ -1,0 +1,40 @@
+import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.config';
+import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
+import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.config';
+import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
+import { loadRateLimitConfig, RATE_LIMIT_VARIABLES, RateLimitConfig, rateLimitConfig } from './rate-limit.config';
+
+/** Every configuration namespace, in the order start-up validates them. */
+export const CONFIG_NAMESPACES = [databaseConfig, httpConfig, authConfig, loggingConfig, rateLimitConfig];
+
+/** Every environment variable the service reads, sorted. */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [
+  ...new Set(
+    [DATABASE_VARIABLES, HTTP_VARIABLES, AUTH_VARIABLES, LOGGING_VARIABLES, RATE_LIMIT_VARIABLES].flatMap((names) =>
+      Object.keys(names),
+    ),
+  ),
+].sort();
+
+/** The configuration of every namespace. */
+export interface Configuration {
+  readonly database: DatabaseConfig;
+  readonly http: HttpConfig;
+  readonly auth: AuthConfig;
+  readonly logging: LoggingConfig;
+  readonly rateLimit: RateLimitConfig;
+}
+
+/**
+ * Every namespace, validated from `env` as at start-up (for command-line tools).
+ * @throws ConfigValidationError naming the first invalid variable.
+ */
+export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
+  return {
+    database: loadDatabaseConfig(env),
+    http: loadHttpConfig(env),
+    auth: loadAuthConfig(env),
+    logging: loadLoggingConfig(env),
+    rateLimit: loadRateLimitConfig(env),
+  };
+}
