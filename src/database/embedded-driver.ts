@@ -39,7 +39,7 @@ export function createEmbeddedDriver(dataDir: string): PgDriverModule {
 export class DataDirLock {
   private release?: () => void;
 
-  /** @param options - `staleMs`: ms before an unrefreshed lock is taken over; `onLost`: default {@link exitOnLostLock}. */
+  /** @param options - `staleMs`: ms until a stale lock is taken over; `onLost`: default {@link exitOnLostLock}. */
   constructor(
     readonly dataDir: string,
     private readonly options: { readonly staleMs?: number; readonly onLost?: (error: Error) => void } = {},
