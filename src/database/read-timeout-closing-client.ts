@@ -6,7 +6,7 @@ type QueryMethod = (...args: readonly unknown[]) => unknown;
 
 /**
  * A `pg` client that closes its connection when a promise or trailing-callback query hits `query_timeout`,
- * so the pool never lends it again (docs/reliability.md, "Database faults").
+ * so the pool never lends it again (docs/reliability.md, "How database faults become 503s").
  */
 export class ReadTimeoutClosingClient extends Client {
   constructor(config?: string | ClientConfig) {
