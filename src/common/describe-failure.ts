@@ -1,7 +1,4 @@
-/**
- * One line for an operator: the error's message or, for an `AggregateError` without one (a host
- * with several addresses refused every connection), its inner messages joined by `; `.
- */
+/** One line for an operator: the error's message or, for an `AggregateError` without one, its inner ones. */
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.message !== '') return error.message;

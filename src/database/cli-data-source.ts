@@ -4,14 +4,8 @@ import { loadDatabaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 
 /**
- * The DataSource options of the command-line tools (the TypeORM CLI through `ormconfig.ts`, and
- * `npm run migration:run`): the service's options, from the same environment variables (and
- * `.env`, if present), without the service's per-request time bounds, since a migration run by
- * hand may rightly take minutes. Only the database variables are validated, so migrations need no
- * `JWT_SECRET`, also in production.
- *
- * @throws ConfigValidationError naming the variable when `DATABASE_URL`, `DATA_DIR` or `NODE_ENV`
- *   is invalid.
+ * Options of the CLI tools (TypeORM CLI, `npm run migration:run`): the service's, without per-request time bounds.
+ * @throws ConfigValidationError naming the variable when `DATABASE_URL`, `DATA_DIR` or `NODE_ENV` is invalid.
  */
 export function loadCliDataSourceOptions(): PostgresOptions {
   try {

@@ -12,14 +12,10 @@ const NETWORK_ERROR_CODES = new Set([
   'EPIPE',
 ]);
 
-/**
- * PostgreSQL SQLSTATEs (Appendix A) that mean "not available now, retry": class 08 connection
- * exceptions, 53300 too_many_connections, 57014 query_canceled (our statement_timeout),
- * 57P01–57P03 shutdown / cannot connect now.
- */
+/** SQLSTATEs that mean "not available now, retry" (docs/reliability.md, "How database faults become 503s"). */
 const UNAVAILABLE_SQLSTATE = /^(08...|53300|57014|57P0[123])$/;
 
-/** Messages node-postgres uses for a lost or impossible connection (it sets no code on them). */
+// node-postgres sets no code on these.
 const DRIVER_MESSAGES =
   /timeout exceeded when trying to connect|Query read timeout|Connection terminated|Client has encountered a connection error|Connection ended/i;
 
@@ -32,9 +28,8 @@ interface ErrorLike {
 }
 
 /**
- * True when `error` (a TypeORM, `pg` or socket error, possibly wrapped in `driverError`, `cause`
- * or an `AggregateError`) says the database cannot be reached right now, as opposed to a bug or a
- * rejected statement. Such errors are answered 503 instead of 500.
+ * True when `error` (TypeORM, `pg` or socket, possibly wrapped in `driverError`, `cause` or an `AggregateError`)
+ * says the database cannot be reached now, rather than a bug or a rejected statement.
  */
 export function isDatabaseUnavailableError(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;

@@ -1,31 +1,19 @@
 import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
 
 type ConnectCallback = Parameters<PGlitePool['connect']>[0];
-/** A lock held for the lifetime of a pool (see `DataDirLock`). */
 interface PoolLock {
   acquire(): void;
   releaseIfHeld(): void;
 }
 
-/** What `PGlitePool.end()` calls once the instance is closed (its typing says only `Function`). */
 type EndCallback = (error: unknown) => void;
 
-/**
- * A `pg`-compatible pool over the one embedded PGlite session that lends it to one caller at a
- * time.
- *
- * PGlite has a single session, and `typeorm-pglite`'s pool hands that same session to every
- * caller: two concurrent TypeORM transactions would interleave their statements, and a rollback in
- * one would undo the other's work. Here each `connect()` waits until the previous lease is
- * released, so every query runner, and so every transaction, runs alone, exactly as with a
- * one-connection `pg` pool.
- */
+/** A `pg`-compatible pool lending the one PGlite session to one caller at a time (docs/architecture.md). */
 export class SerialPGlitePool extends PGlitePool {
   private tail: Promise<void> = Promise.resolve();
   private waiting = 0;
   private leased = false;
 
-  /** Connections of the pool, as `pg.Pool` counts them: the one session. */
   get totalCount(): number {
     return 1;
   }
@@ -63,10 +51,7 @@ export class SerialPGlitePool extends PGlitePool {
     });
   }
 
-  /**
-   * A subclass that holds `lock` while a pool exists: taken (again, if an earlier pool released
-   * it) when TypeORM creates the pool, released when TypeORM ends it (DataSource destroyed).
-   */
+  /** A subclass that takes `lock` when TypeORM creates the pool and releases it when TypeORM ends the pool. */
   static holding(lock: PoolLock): typeof SerialPGlitePool {
     return class extends SerialPGlitePool {
       constructor() {

@@ -69,11 +69,7 @@ const HEADERS: Partial<Record<ApiErrorStatus, HeadersObject>> = {
   },
 };
 
-/**
- * Documents `statuses` of an operation, each with the contract's error body
- * ({@link ErrorResponse}), an example and the headers it carries (`WWW-Authenticate` on 401,
- * `Retry-After` on 429 and 503). Decoration-time metadata only: nothing runs per request.
- */
+/** Documents `statuses` of an operation, each with {@link ErrorResponse}, an example and its headers. */
 export function ApiErrorResponses(...statuses: readonly ApiErrorStatus[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ...statuses.map((status) =>

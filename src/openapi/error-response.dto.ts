@@ -1,11 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ErrorBody } from '../common/filters/all-exceptions.filter';
 
-/**
- * OpenAPI schema of the error body every error response carries (API contract, "Errors"; written
- * by `AllExceptionsFilter`). Documentation only: it mirrors {@link ErrorBody}, which the compiler
- * checks through `implements`.
- */
+/** OpenAPI schema of {@link ErrorBody} (docs/api.md, "Errors"); documentation only. */
 export class ErrorResponse implements ErrorBody {
   @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.', example: 404 })
   readonly statusCode!: number;

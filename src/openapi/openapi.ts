@@ -11,11 +11,7 @@ export const BEARER_SCHEME = 'bearer';
 /** Schemas that describe a whole JSON object: a field not listed is an error (request) or never sent (response). */
 const CLOSED_SCHEMAS = ['CreateBlogDto', 'UpdateBlogDto', 'BlogResponse', 'BlogListResponse', 'ErrorResponse'];
 
-/**
- * Builds the OpenAPI 3 document of `app` from its controllers' decorators. Call it after
- * `setGlobalPrefix` and `enableVersioning` (as `setupApp` does), since paths include both.
- * Runs once, at start-up (or in `npm run openapi`), never per request.
- */
+/** Builds the OpenAPI 3 document of `app`; call it after `setGlobalPrefix` and `enableVersioning`. */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Blog service')
@@ -39,8 +35,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  // @ApiProperty cannot say "no other properties"; the whitelist (400 on unknown fields) and the
-  // response mappers both hold it, so the schemas say it too.
+  // @ApiProperty cannot say "no other properties", which the whitelist and the response mappers hold.
   for (const name of CLOSED_SCHEMAS) {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
@@ -48,11 +43,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-/**
- * Serves `document`: Swagger UI at {@link OPENAPI_UI_PATH} and the JSON at
- * {@link OPENAPI_JSON_PATH}. The routes are registered on the HTTP adapter directly (not
- * through Nest's router), so no guard applies to them.
- */
+/** Serves Swagger UI at {@link OPENAPI_UI_PATH} and the JSON at {@link OPENAPI_JSON_PATH}, outside Nest's guards. */
 export function serveOpenApiDocument(app: INestApplication, document: OpenAPIObject): void {
   SwaggerModule.setup(OPENAPI_UI_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_JSON_PATH,

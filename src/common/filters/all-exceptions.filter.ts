@@ -5,9 +5,7 @@ import { STATUS_CODES } from 'node:http';
 /** The body of every error response (docs/api.md, "Errors"). */
 export interface ErrorBody {
   readonly statusCode: number;
-  /** The status's reason phrase (RFC 9110 §15), e.g. `Not Found`. */
   readonly error: string;
-  /** What went wrong; a list of messages for validation errors. */
   readonly message: string | readonly string[];
 }
 
@@ -23,11 +21,9 @@ export const MAX_ERROR_MESSAGES = 20;
 
 const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';
 
-// Messages may quote what the client sent (e.g. a property name); the answer stays small.
 const capped = (message: string): string =>
   message.length > MAX_ERROR_MESSAGE_LENGTH ? `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH - 1)}…` : message;
 
-/** The client-facing message of an `HttpException`, without anything but its text, within the bounds. */
 function messageOf(exception: HttpException): string | string[] {
   const response = exception.getResponse();
   if (typeof response === 'string') return capped(response);
@@ -39,11 +35,7 @@ function messageOf(exception: HttpException): string | string[] {
   return capped(exception.message);
 }
 
-/**
- * The status of an `http-errors` error meant for the client (`expose: true`), as thrown by
- * body-parser while reading a body: 413 too large, 415 unsupported charset, 400 bad encoding.
- * Nest maps only body-parser's SyntaxError itself; the others would otherwise become 500s.
- */
+// Nest maps only body-parser's SyntaxError; its other client errors (`expose: true`) would become 500s.
 function exposedClientErrorStatus(exception: unknown): number | undefined {
   if (!(exception instanceof Error)) return undefined;
   const { status, expose } = exception as Error & { status?: unknown; expose?: unknown };
@@ -51,9 +43,8 @@ function exposedClientErrorStatus(exception: unknown): number | undefined {
 }
 
 /**
- * Answers every error with the JSON error body: HTTP exceptions (and what `mappers` make of other
- * errors) keep their status and message, a 503 carries `Retry-After`, a 401 its `WWW-Authenticate`
- * challenge (RFC 9110 §11.6.1); anything else is logged and answered 500 without internals.
+ * Answers every error with an {@link ErrorBody}: an `HttpException` (or what `mappers` make of an error) keeps its
+ * status, with `Retry-After` on 503 and `WWW-Authenticate` on 401; anything else is logged and answered 500.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {

@@ -1,10 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 
-/** One entity tag of a request's `If-Match` / `If-None-Match` list (RFC 9110 §8.8.3). */
+/** One entity tag of an `If-Match` / `If-None-Match` list (RFC 9110 §8.8.3); `opaque` keeps its quotes. */
 export interface EntityTag {
-  /** True for `W/"…"` (a weak validator). */
   readonly weak: boolean;
-  /** The opaque tag with its double quotes, e.g. `"7-2"`. */
   readonly opaque: string;
 }
 
@@ -14,15 +12,12 @@ export type EntityTagCondition = { readonly any: true } | { readonly any: false;
 /** Longest `If-Match` / `If-None-Match` value parsed, in characters. */
 export const MAX_ENTITY_TAG_CONDITION_LENGTH = 2048;
 
-// One list element and its separator. The whitespace after a tag sits inside the optional group, so
-// no two quantifiers compete for the same spaces and a failed match costs linear time.
+// Trailing blanks sit inside the optional group, so a failed match stays linear (docs/security.md).
 const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*)?(,|$)/y;
 
 /**
- * Parses an `If-Match` or `If-None-Match` value as Node.js gives it (repeated fields joined by `, `).
- *
- * @throws BadRequestException (400) naming `name` when the value is too long, or neither `*` nor a
- *   list of entity tags.
+ * Parses an `If-Match` / `If-None-Match` value as Node.js gives it (repeated fields joined by `, `).
+ * @throws BadRequestException (400) naming `name` when the value is too long, or neither `*` nor a list of tags.
  */
 export function parseEntityTagCondition(name: string, value: string): EntityTagCondition {
   if (value.length > MAX_ENTITY_TAG_CONDITION_LENGTH) {

@@ -8,11 +8,9 @@ import { isJsonContentType } from './json-content-type';
 /** Largest accepted request body, in bytes (1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
 
-/** What `request.body` holds when no JSON value was read; `JsonBodyPipe` answers it. */
+/** What `request.body` holds when no JSON value was read: `EMPTY` (400) or `UNSUPPORTED_MEDIA_TYPE` (415). */
 export class UnreadBody {
-  /** The content type is JSON but the body is empty: 400. */
   static readonly EMPTY = new UnreadBody('empty');
-  /** The content type is missing, another type, or JSON in another charset: 415. */
   static readonly UNSUPPORTED_MEDIA_TYPE = new UnreadBody('unsupported media type');
 
   private constructor(readonly reason: string) {}
@@ -22,7 +20,7 @@ type BodyRequest = IncomingMessage & { body?: unknown };
 
 const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
-// body-parser hands on an empty JSON body as `{}`; an empty text is no JSON value (RFC 8259 §2).
+// body-parser hands on an empty JSON body as `{}`, but empty text is no JSON value (RFC 8259 §2).
 const emptyJsonBodies = new WeakSet<IncomingMessage>();
 
 /** body-parser `verify` callback: notes a JSON body of zero bytes. */
@@ -41,9 +39,7 @@ export function classifyUnreadBody(request: BodyRequest): void {
 }
 
 /**
- * Global interceptor reading the UTF-8 JSON body of a POST, PUT or PATCH (at most
- * {@link MAX_BODY_BYTES}) after the guards, so that a request failing authentication or matching no
- * route costs no parsing.
+ * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES}.
  * @throws body-parser's client errors: 413 too large, 400 malformed JSON or bad encoding.
  */
 @Injectable()

@@ -9,7 +9,7 @@ export const JSON_MEDIA_TYPE = 'application/json';
 /** The one charset of JSON bodies (RFC 8259 §8.1). */
 export const JSON_CHARSET = 'utf-8';
 
-// Deliberately loose, so that every charset body-parser's lenient parser might read is checked here.
+// Looser than RFC 9110, so that every charset body-parser might read is checked here.
 const CHARSET_PARAMETER = /;[\t ]*charset[\t ]*=[\t ]*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/gi;
 
 function charsetsOf(contentType: string): string[] {
@@ -18,10 +18,7 @@ function charsetsOf(contentType: string): string[] {
   );
 }
 
-/**
- * Whether a `Content-Type` value announces a body this service reads: `application/json` (any case,
- * parameters allowed; not `+json` types) with no `charset` or `charset=utf-8` (quoted or not).
- */
+/** Whether `contentType` is `application/json` (not `+json`) with no `charset` or `charset=utf-8` (docs/api.md). */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined || typeIs.is(contentType, [JSON_MEDIA_TYPE]) === false) return false;
   return charsetsOf(contentType).every((charset) => charset === JSON_CHARSET);

@@ -1,12 +1,7 @@
 import { PipeTransform, ValidationPipe } from '@nestjs/common';
 import { JsonBodyPipe } from './json-body.pipe';
 
-/**
- * The application's global pipes, in order: {@link JsonBodyPipe} (415 for a body that is not
- * UTF-8 JSON, 400 for an empty or non-object body or `__proto__`), then `ValidationPipe` with the
- * DTO rules: unknown properties are errors (not silently dropped, nestjs/nest#9309), no implicit
- * type conversion (`"title": 5` is 400), one message per failing property.
- */
+/** The global pipes, in order: {@link JsonBodyPipe}, then a strict `ValidationPipe` (docs/architecture.md). */
 export function createGlobalPipes(): PipeTransform[] {
   return [
     new JsonBodyPipe(),

@@ -12,22 +12,19 @@ import { JSON_CHARSET, JSON_MEDIA_TYPE } from '../http/json-content-type';
 /** Deepest nesting of objects and arrays a body may have (the body itself is level 1). */
 export const MAX_BODY_DEPTH = 32;
 
-/** Most own properties a body may have; a DTO with more would need a larger bound. */
+/** Most own properties a body may have. */
 export const MAX_BODY_PROPERTIES = 16;
 
-/** How many unknown properties a 400 for too many properties names. */
 const NAMED_UNKNOWN_PROPERTIES = 3;
 
-/** Keys class-transformer drops without a word; a request carrying them is rejected instead. */
+// class-transformer drops these silently; they are rejected instead.
 const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 /**
- * Global pipe, before `ValidationPipe`, for whole `@Body()` parameters (and query objects): runs
- * after the guards and the id parameter, in the order of checks the API promises.
+ * Global pipe, before `ValidationPipe`, for `@Body()` and query objects.
  * @throws UnsupportedMediaTypeException (415) for a body not read as UTF-8 JSON.
- * @throws BadRequestException (400) for an empty or non-object body, more than
- *   {@link MAX_BODY_PROPERTIES} properties, nesting deeper than {@link MAX_BODY_DEPTH}, or a
- *   `__proto__`, `constructor` or `prototype` key.
+ * @throws BadRequestException (400) for an empty or non-object body, more than {@link MAX_BODY_PROPERTIES}
+ *   properties, nesting deeper than {@link MAX_BODY_DEPTH}, or a `__proto__`, `constructor` or `prototype` key.
  */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {
@@ -53,7 +50,7 @@ export class JsonBodyPipe implements PipeTransform {
   }
 }
 
-// class-transformer's copy of a body is quadratic in its number of keys, so this runs before it.
+// Runs before class-transformer, whose copy is quadratic in the number of keys (docs/security.md).
 function rejectExcessProperties(body: object, dto: ArgumentMetadata['metatype']): void {
   const keys = Object.keys(body);
   if (keys.length <= MAX_BODY_PROPERTIES) return;
@@ -71,10 +68,7 @@ function rejectExcessProperties(body: object, dto: ArgumentMetadata['metatype'])
   ]);
 }
 
-/**
- * How deep objects and arrays nest in `value` (0 for a primitive), found without recursion and
- * given up past `limit` (then `limit + 1`).
- */
+/** How deep objects and arrays nest in `value` (0 for a primitive), without recursion; `limit + 1` past `limit`. */
 export function nestingDepth(value: unknown, limit: number): number {
   if (typeof value !== 'object' || value === null) return 0;
   let deepest = 1;

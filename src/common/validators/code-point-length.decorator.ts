@@ -1,10 +1,6 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
-/**
- * Number of Unicode code points in `value`: a surrogate pair counts once, every other UTF-16 code
- * unit (including variation selectors and combining marks) counts once. This is what the API
- * contract's "characters" means, and what PostgreSQL's `char_length` returns for the stored text.
- */
+/** Unicode code points in `value` (a surrogate pair counts once), as PostgreSQL's `char_length` counts them. */
 export function codePointLength(value: string): number {
   let count = 0;
   for (let i = 0; i < value.length; i++) {
@@ -18,10 +14,7 @@ export function codePointLength(value: string): number {
   return count;
 }
 
-/**
- * Property decorator: a string of `min` to `max` code points (see {@link codePointLength}).
- * Non-strings pass here and are left to `@IsString()`.
- */
+/** Property decorator: a string of `min` to `max` {@link codePointLength}; non-strings are left to `@IsString()`. */
 export function CodePointLength(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

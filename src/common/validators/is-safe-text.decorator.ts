@@ -1,11 +1,6 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
-/**
- * Why a string is not acceptable as stored text, or undefined when it is. Text must contain a
- * character that is not Unicode White_Space (JavaScript's `\s` misses U+0085), no U+0000
- * (PostgreSQL `text` cannot store it) and no lone UTF-16 surrogate (it has no UTF-8 form, so it
- * could not be stored exactly as sent).
- */
+/** Why `value` is not acceptable text (docs/api.md, "Validation of title, content and author"), else undefined. */
 export function textProblem(value: string): string | undefined {
   if (value.includes('\u0000')) return 'must not contain U+0000';
   if (!value.isWellFormed()) return 'must be well-formed Unicode (no lone surrogates)';
@@ -13,10 +8,7 @@ export function textProblem(value: string): string | undefined {
   return undefined;
 }
 
-/**
- * Property decorator: the value is a string that PostgreSQL can store exactly and that is not
- * blank (see {@link textProblem}). Non-strings pass here and are left to `@IsString()`.
- */
+/** Property decorator: a string passing {@link textProblem}; non-strings are left to `@IsString()`. */
 export function IsSafeText(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

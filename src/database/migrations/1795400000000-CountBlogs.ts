@@ -1,18 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Counter rows kept by the trigger: connections spread their increments over this many rows. */
+/** Rows of `blog_counts`; each connection adds to the row of its backend pid modulo this. */
 export const BLOG_COUNT_SHARDS = 16;
 
-/**
- * Keeps the number of blogs in `blog_counts`, so the list's exact `total` is a sum over
- * {@link BLOG_COUNT_SHARDS} rows instead of a `count(*)` that scans the whole table.
- *
- * Statement-level triggers with transition tables (PostgreSQL ≥ 10) add each statement's inserted
- * rows (and subtract deleted ones; `TRUNCATE` zeroes) in the writing transaction itself, so the
- * total is exact for every snapshot and a bulk `INSERT … SELECT` or `COPY` costs one counter
- * update, not one per row. Each connection adds to the row of its backend pid modulo the shard
- * count, so concurrent creates rarely wait on each other's counter row.
- */
+/** Keeps the blog count in `blog_counts` by statement-level triggers (docs/architecture.md, "The blog counter"). */
 export class CountBlogs1795400000000 implements MigrationInterface {
   name = 'CountBlogs1795400000000';
 
