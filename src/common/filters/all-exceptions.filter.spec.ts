@@ -52,7 +52,7 @@ describe('AllExceptionsFilter', () => {
   const headers = (): Record<string, string> =>
     Object.fromEntries(adapter.setHeader.mock.calls.map(([, name, value]) => [name as string, value as string]));
 
-  it('answers NotFoundException with 404 and the contract body', () => {
+  it('answers NotFoundException with 404 and the JSON error body', () => {
     filter.catch(new NotFoundException('Blog 7 not found'), host);
 
     expect(adapter.reply).toHaveBeenCalledTimes(1);
