@@ -10,6 +10,7 @@ import { ConfigType } from '@nestjs/config';
 import { databaseConfig } from './config/database.config';
 import { ConfigValidationError } from './config/environment';
 import { httpConfig } from './config/http.config';
+import { DatabaseConnectionError } from './database/database-connection.error';
 import { DataDirInUseError } from './database/embedded-driver';
 import { enableGracefulShutdown } from './lifecycle/graceful-shutdown';
 
@@ -38,7 +39,8 @@ async function bootstrap(): Promise<void> {
 
 bootstrap().catch((error: unknown) => {
   // Operator mistakes end with their one-line message; anything else is a bug and gets its stack.
-  if (error instanceof ConfigValidationError || error instanceof DataDirInUseError) {
+  const operatorErrors = [ConfigValidationError, DataDirInUseError, DatabaseConnectionError];
+  if (error instanceof Error && operatorErrors.some((kind) => error instanceof kind)) {
     process.stderr.write(`${error.message}\n`);
   } else {
     Logger.flush();

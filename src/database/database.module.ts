@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ConfigType } from '@nestjs/config';
 import { databaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
+import { DatabaseConnectionError } from './database-connection.error';
 import { runMigrationsExclusively } from './run-migrations';
 
 /** The TypeORM DataSource (PostgreSQL or embedded PGlite); migrates at start-up ({@link runMigrationsExclusively}). */
@@ -20,7 +21,10 @@ import { runMigrationsExclusively } from './run-migrations';
         retryDelay: 2_000,
       }),
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options as PostgresOptions).initialize();
+        const { url } = options as PostgresOptions;
+        const dataSource = await new DataSource(options as PostgresOptions).initialize().catch((error: unknown) => {
+          throw url === undefined ? error : new DatabaseConnectionError(url, error);
+        });
         try {
           await runMigrationsExclusively(dataSource, options as PostgresOptions);
         } catch (error) {
