@@ -9,7 +9,7 @@ import {
   expectUnauthorized,
   storedBlog,
 } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { E2E_ENV } from './support/test-database';
 
 // Conditional requests (RFC 9110 §13) against lost updates: every blog response carries a strong
@@ -31,16 +31,11 @@ function input(label = 'cond'): BlogInput {
 }
 
 describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let alice: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     alice = bearer(t.token('alice'));
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function create(body: BlogInput = input()): Promise<{ blog: BlogBody; etag: string }> {

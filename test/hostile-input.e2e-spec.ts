@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // Issue 4 §6: property-based tests (fast-check) against the real app over real HTTP. Arbitrary
 // JSON bodies (deep nesting, huge numbers, prototype keys, Unicode edge cases including lone
@@ -43,15 +43,19 @@ interface Reply {
   readonly text: string;
 }
 
-let t: TestApp;
 let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let owner: string;
 let ownedId: number;
 let embedded: boolean;
 
+afterAll(() => {
+  agent.destroy();
+});
+
+const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
+
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_ENABLED: 'false' });
   await t.app.listen(0, '127.0.0.1');
   port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
   embedded = t.database.kind === 'embedded';
@@ -59,10 +63,7 @@ beforeAll(async () => {
   ownedId = (await t.http.post(BLOGS).set('Authorization', owner).send(BODY).expect(201)).body.id;
 });
 
-afterAll(async () => {
-  agent.destroy();
-  await t?.close();
-
+afterAll(() => {
   console.log(
     `hostile input: ${casesRun} cases run (FUZZ_RUNS=${TOTAL_RUNS}); ${acceptedCreates} creates and ${acceptedUpdates} updates accepted and read back`,
   );
