@@ -67,7 +67,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       expect(updated.headers.etag).not.toBe(created);
       expect((await t.http.get(`${BLOGS}/${blog.id}`).expect(200)).headers.etag).toBe(updated.headers.etag);
 
-      // Also an update with the same values makes a new version (the contract moves updatedAt too).
+      // Also an update with the same values makes a new version (an update moves updatedAt too).
       const same = await put(blog.id, {
         title: updated.body.title,
         content: updated.body.content,
@@ -145,7 +145,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(body);
     });
 
-    it('a stale tag → 412 with the contract body, and nothing changes (values, updatedAt, version)', async () => {
+    it('a stale tag → 412 with the JSON error body, and nothing changes (values, updatedAt, version)', async () => {
       const { blog, etag } = await create();
       await put(blog.id, input(), { 'If-Match': etag }).expect(200);
       const before = await storedBlog(t, blog.id);
@@ -190,7 +190,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(versionOf(blog.id)).resolves.toBe(1);
     });
 
-    it('no If-Match: the last writer wins (the contract)', async () => {
+    it('no If-Match: the last writer wins', async () => {
       const { blog, etag } = await create();
       await put(blog.id, input(), { 'If-Match': etag }).expect(200);
       const last = input();
@@ -198,7 +198,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(last);
     });
 
-    describe('keeps the contract order of checks: 401 → id 400 → 415 → body 400 → 404 → 403 → 412', () => {
+    describe('keeps the order of checks: 401 → id 400 → 415 → body 400 → 404 → 403 → 412', () => {
       let id: number;
       const stale = '"stale"';
 

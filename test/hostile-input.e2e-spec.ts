@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 
-// Issue 4 §6: property-based tests (fast-check) against the real app over real HTTP. Arbitrary
+// Property-based tests (fast-check) against the real app over real HTTP. Arbitrary
 // JSON bodies (deep nesting, huge numbers, prototype keys, Unicode edge cases including lone
 // surrogates), raw bytes, ids, query strings and headers. Properties: never a 5xx, never a crash
-// (the app answers /health/live afterwards), every response is the contract's JSON error or a
+// (the app answers /health/live afterwards), every response is the JSON error body or a
 // valid blog / list envelope, and every accepted create or update reads back identical.
 //
 // FUZZ_RUNS sets the total number of cases (`npm run test:fuzz` runs 10,000); `npm test` runs
@@ -114,8 +114,8 @@ const json = (reply: Reply): unknown => {
   return JSON.parse(reply.text);
 };
 
-/** The contract's error body for `reply.status`: exactly statusCode, error, message. */
-function expectContractError(reply: Reply): void {
+/** The error body for `reply.status`: exactly statusCode, error, message. */
+function expectErrorBody(reply: Reply): void {
   expect(reply.status).toBeGreaterThanOrEqual(400);
   expect(reply.status).toBeLessThan(500);
   const body = json(reply) as Record<string, unknown>;
@@ -144,11 +144,11 @@ function expectEnvelope(value: unknown): void {
   for (const blog of envelope.data as unknown[]) expectBlog(blog);
 }
 
-/** Never a 5xx; a 2xx is checked by `success`, anything else must be the contract's error. */
+/** Never a 5xx; a 2xx is checked by `success`, anything else must be the JSON error body. */
 async function expectAnswer(reply: Reply, success: (body: unknown) => void | Promise<void>): Promise<void> {
   if (reply.status >= 500) throw new Error(`${reply.status}: ${reply.text}`);
   if (reply.status >= 200 && reply.status < 300) await success(json(reply));
-  else expectContractError(reply);
+  else expectErrorBody(reply);
 }
 
 // ---- generators -------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ const hostileChar = fc.oneof(
   { weight: 1, arbitrary: loneSurrogate },
 );
 
-/** Strings around the contract's limits (0, 1, 100, 200, 100,000 characters) made of hostile characters. */
+/** Strings around the field limits (0, 1, 100, 200, 100,000 characters) made of hostile characters. */
 const hostileString = fc.oneof(
   { weight: 8, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }) },
   { weight: 4, arbitrary: fc.string({ unit: hostileChar, maxLength: 40 }) },

@@ -4,7 +4,7 @@ import { BLOGS, BODY, bearer, sleep } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 import { LOG_DESTINATION, ROOT_LOGGER } from '../src/logging/logging.module';
 
-// Issue 5 §2 and issue 4 §7: one JSON line per request (request id, method, path, route, status,
+// One JSON line per request (request id, method, path, route, status,
 // duration), the caller's X-Request-Id adopted when sane and always returned, and never a token,
 // an Authorization or Cookie header, a query string or any request body text in a log line — on
 // success, 4xx, 401, 413, 500 paths and in the exception filter's error log. The real app writes
