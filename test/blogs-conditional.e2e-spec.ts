@@ -5,6 +5,7 @@ import {
   BlogBody,
   BlogInput,
   BLOGS,
+  createBlog,
   expectJsonError,
   expectUnauthorized,
   storedBlog,
@@ -39,8 +40,8 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   });
 
   async function create(body: BlogInput = input()): Promise<{ blog: BlogBody; etag: string }> {
-    const res = await t.http.post(BLOGS).set('Authorization', alice).send(body).expect(201);
-    return { blog: res.body as BlogBody, etag: res.headers.etag };
+    const res = await createBlog(t, 'alice', body);
+    return { blog: res.body, etag: res.headers.etag };
   }
 
   function put(id: number, body: BlogInput, headers: Record<string, string> = {}, auth: string = alice) {
