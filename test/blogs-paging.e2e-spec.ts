@@ -120,14 +120,19 @@ describe('blogs: list and paging (e2e)', () => {
 
       const body = await list('?limit=100');
       expect(body.data.map((b) => b.id)).toEqual(expected);
-      // Within one createdAt, ids descend; across, createdAt descends.
+      // Within one createdAt, ids descend; across, createdAt descends. The data has ties to check.
+      let ties = 0;
       for (let i = 1; i < body.data.length; i += 1) {
         const [prev, cur] = [body.data[i - 1], body.data[i]];
         const prevAt = Date.parse(prev.createdAt);
         const curAt = Date.parse(cur.createdAt);
         expect(curAt).toBeLessThanOrEqual(prevAt);
-        if (curAt === prevAt) expect(cur.id).toBeLessThan(prev.id);
+        if (curAt === prevAt) {
+          ties += 1;
+          expect(cur.id).toBeLessThan(prev.id);
+        }
       }
+      expect(ties).toBeGreaterThan(0);
       expect(body.data[0].createdAt).toBe('2030-01-01T00:04:00.000Z');
     });
 
