@@ -126,7 +126,11 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
     },
     token: (sub, tokenOptions) => started().token(sub, tokenOptions),
     sign: (claims, signOptions, key) => started().sign(claims, signOptions, key),
-    close: (closeOptions) => started().close(closeOptions),
+    close: async (closeOptions) => {
+      const app = started();
+      current = undefined; // closed early: afterAll has nothing left to close
+      await app.close(closeOptions);
+    },
   };
 }
 
