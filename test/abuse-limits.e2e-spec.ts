@@ -6,17 +6,17 @@ import type { Response } from 'supertest';
 import { SERVER_TIMEOUTS } from '../src/app.setup';
 import { BLOGS, BODY, bearer, expectJsonError } from './support/blog-api';
 import { OpenApiContract } from './support/openapi-contract';
-import { createTestApp, TestApp } from './support/test-app';
+import { createTestApp, TestApp, useTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
-// Issue 4 §4: reads limited per client address, writes per token `sub`, 429 with Retry-After and
-// the contract's error body; probes and /metrics never limited; TRUST_PROXY decides whether
+// Reads limited per client address, writes per token `sub`, 429 with Retry-After and the JSON
+// error body; probes and /metrics never limited; TRUST_PROXY decides whether
 // X-Forwarded-For names the client; counters shared through Redis by several replicas; helmet
 // headers; CORS closed unless CORS_ORIGINS lists an origin; deliberate HTTP server timeouts.
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A 429 as the contract wants it, with a Retry-After of 1..window seconds. */
+/** A 429: the JSON error body, with a Retry-After of 1..window seconds. */
 function expectTooMany(res: Response, windowSeconds = 60): void {
   expectJsonError(res, 429);
   expect(res.body.message).toMatch(/^Too many requests; retry after \d+ s$/);
@@ -34,19 +34,11 @@ let nextHost = 1;
 const freshIp = (): string => `198.51.100.${nextHost++}`;
 
 describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per address, 2 writes per sub', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({
-      RATE_LIMIT_READS: '3',
-      RATE_LIMIT_WRITES: '2',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-      TRUST_PROXY: 'true',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close({ keepDatabase: false });
+  const t = useTestApp({
+    RATE_LIMIT_READS: '3',
+    RATE_LIMIT_WRITES: '2',
+    RATE_LIMIT_WINDOW_SECONDS: '60',
+    TRUST_PROXY: 'true',
   });
 
   it('the 4th read of one address within the window is 429 with Retry-After; list and read share the budget', async () => {

@@ -5,17 +5,17 @@ import {
   BLOGS,
   BODY,
   countBlogs,
+  createBlog,
   expectJsonError,
   expectUnauthorized,
   StoredBlog,
   storedBlog,
 } from './support/blog-api';
-import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
-import type { TestDatabase } from './support/test-database';
+import { TEST_JWT_SECRET, TestApp, useTestApp, useTestDatabase } from './support/test-app';
 
-// API contract, "Authentication and authorisation": bearer tokens on writes (and on reads when
-// READS_REQUIRE_AUTH=true), 401 + WWW-Authenticate for every token problem, owner-or-admin updates.
-// The apps of this file run one after another on one database.
+// Bearer tokens on writes (and on reads when READS_REQUIRE_AUTH=true), 401 + WWW-Authenticate for
+// every token problem, owner-or-admin updates. The apps of this file run one after another on one
+// database.
 
 const OTHER_SECRET = 'another-secret-that-the-service-does-not-know-0123456789';
 const ISSUER = 'https://idp.example';
@@ -31,18 +31,7 @@ async function storedRow(t: TestApp, id: number): Promise<StoredBlog> {
   return row as StoredBlog;
 }
 
-let database: TestDatabase | undefined;
-
-/** Boots the next app of this file on the file's database. */
-async function boot(env: Record<string, string | undefined> = {}): Promise<TestApp> {
-  const t = await createTestApp(env, database);
-  database = t.database;
-  return t;
-}
-
-afterAll(async () => {
-  await database?.drop();
-});
+const database = useTestDatabase();
 
 /** A token problem: how to build the `Authorization` header (undefined: no header). */
 interface BadToken {
@@ -153,21 +142,11 @@ function malformedHeaders(): MalformedHeader[] {
 }
 
 describe('authentication with the default configuration', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { database });
   let aliceBlogId: number;
 
   beforeAll(async () => {
-    t = await boot();
-    const created = await t.http
-      .post(BLOGS)
-      .set('Authorization', bearer(t.token('alice')))
-      .send(BODY)
-      .expect(201);
-    aliceBlogId = created.body.id;
-  });
-
-  afterAll(async () => {
-    await t?.close({ keepDatabase: true });
+    aliceBlogId = (await createBlog(t, 'alice')).body.id;
   });
 
   describe.each(BAD_TOKENS)('a write with a token problem: $name', ({ header }) => {
@@ -214,22 +193,18 @@ describe('authentication with the default configuration', () => {
   });
 
   describe('tokens that are valid', () => {
-    it('several spaces between the scheme and the token are accepted (RFC 6750 §2.1: 1*SP)', async () => {
-      await t.http
-        .post(BLOGS)
-        .set('Authorization', `Bearer   ${t.token('alice')}`)
-        .send(BODY)
-        .expect(201);
-    });
-
-    it('exp 10 s in the past is still accepted (30 s clock tolerance)', async () => {
-      const token = t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 10 });
-      await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
-    });
-
-    it('nbf 10 s in the future is already accepted (30 s clock tolerance)', async () => {
-      const token = t.sign({ sub: 'alice', nbf: now() + 10, exp: now() + 3600 });
-      await t.http.post(BLOGS).set('Authorization', bearer(token)).send(BODY).expect(201);
+    it.each([
+      ['several spaces between the scheme and the token (RFC 6750 §2.1: 1*SP)', () => `Bearer   ${t.token('alice')}`],
+      [
+        'exp 10 s in the past (30 s clock tolerance)',
+        () => bearer(t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 10 })),
+      ],
+      [
+        'nbf 10 s in the future (30 s clock tolerance)',
+        () => bearer(t.sign({ sub: 'alice', nbf: now() + 10, exp: now() + 3600 })),
+      ],
+    ])('%s: accepted, 201', async (_name, header) => {
+      await t.http.post(BLOGS).set('Authorization', header()).send(BODY).expect(201);
     });
 
     it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])(
@@ -252,25 +227,27 @@ describe('authentication with the default configuration', () => {
   });
 
   describe('the token is checked before anything else on a write', () => {
-    it('PUT with a malformed id and no token is 401, not 400', async () => {
-      expectUnauthorized(await t.http.put(`${BLOGS}/abc`).send(BODY));
-    });
-
-    it('PUT on a blog that does not exist, without a token, is 401, not 404', async () => {
-      expectUnauthorized(await t.http.put(`${BLOGS}/2147483647`).send(BODY));
-    });
-
-    it('POST with a wrong content type and no token is 401, not 415', async () => {
-      expectUnauthorized(await t.http.post(BLOGS).set('Content-Type', 'text/plain').send('hello'));
-    });
-
-    it('POST with an invalid body and no token is 401, not 400', async () => {
-      expectUnauthorized(await t.http.post(BLOGS).send({ title: 5 }));
-    });
-
-    it('PUT on a blog of someone else with an expired token is 401, not 403', async () => {
-      const token = t.sign({ sub: 'bob', iat: now() - 3600, exp: now() - 60 });
-      expectUnauthorized(await t.http.put(`${BLOGS}/${aliceBlogId}`).set('Authorization', bearer(token)).send(BODY));
+    it.each([
+      ['PUT with a malformed id and no token is 401, not 400', () => t.http.put(`${BLOGS}/abc`).send(BODY)],
+      [
+        'PUT on a blog that does not exist, without a token, is 401, not 404',
+        () => t.http.put(`${BLOGS}/2147483647`).send(BODY),
+      ],
+      [
+        'POST with a wrong content type and no token is 401, not 415',
+        () => t.http.post(BLOGS).set('Content-Type', 'text/plain').send('hello'),
+      ],
+      ['POST with an invalid body and no token is 401, not 400', () => t.http.post(BLOGS).send({ title: 5 })],
+      [
+        'PUT on a blog of someone else with an expired token is 401, not 403',
+        () =>
+          t.http
+            .put(`${BLOGS}/${aliceBlogId}`)
+            .set('Authorization', bearer(t.sign({ sub: 'bob', iat: now() - 3600, exp: now() - 60 })))
+            .send(BODY),
+      ],
+    ])('%s', async (_name, send) => {
+      expectUnauthorized(await send());
     });
   });
 
@@ -278,12 +255,8 @@ describe('authentication with the default configuration', () => {
     let blogId: number;
 
     beforeEach(async () => {
-      const created = await t.http
-        .post(BLOGS)
-        .set('Authorization', bearer(t.token('alice')))
-        .send({ title: 'Owned by alice', content: 'original', author: 'Alice' })
-        .expect(201);
-      blogId = created.body.id;
+      blogId = (await createBlog(t, 'alice', { title: 'Owned by alice', content: 'original', author: 'Alice' })).body
+        .id;
     });
 
     it('the creator (same sub) may update the blog: 200', async () => {
@@ -351,8 +324,7 @@ describe('authentication with the default configuration', () => {
         .put(`${BLOGS}/${blogId}`)
         .set('Authorization', bearer(t.token('bob', { scope })))
         .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.anything() });
+      expectJsonError(res, 403);
       expect(await storedRow(t, blogId)).toEqual(before);
     });
   });
@@ -402,15 +374,7 @@ describe('authentication with the default configuration', () => {
 });
 
 describe('authentication with JWT_ISSUER and JWT_AUDIENCE configured', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await boot({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
-  });
-
-  afterAll(async () => {
-    await t?.close({ keepDatabase: true });
-  });
+  const t = useTestApp({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }, { database });
 
   it.each([
     ['wrong iss', { issuer: 'https://evil.example', audience: AUDIENCE }],
@@ -442,41 +406,27 @@ describe('authentication with JWT_ISSUER and JWT_AUDIENCE configured', () => {
 });
 
 describe('authentication with READS_REQUIRE_AUTH=true', () => {
-  let t: TestApp;
+  const t = useTestApp({ READS_REQUIRE_AUTH: 'true' }, { database });
   let blogId: number;
 
   beforeAll(async () => {
-    t = await boot({ READS_REQUIRE_AUTH: 'true' });
-    const created = await t.http
-      .post(BLOGS)
-      .set('Authorization', bearer(t.token('alice')))
-      .send(BODY)
-      .expect(201);
-    blogId = created.body.id;
+    blogId = (await createBlog(t, 'alice')).body.id;
   });
 
-  afterAll(async () => {
-    await t?.close({ keepDatabase: true });
+  it.each([
+    ['GET /api/v1/blogs', () => BLOGS],
+    ['GET /api/v1/blogs/:id', () => `${BLOGS}/${blogId}`],
+  ])('%s without a token is 401 with WWW-Authenticate', async (_name, path) => {
+    expectUnauthorized(await t.http.get(path()));
   });
 
-  it('GET /api/v1/blogs without a token is 401 with WWW-Authenticate', async () => {
-    expectUnauthorized(await t.http.get(BLOGS));
-  });
-
-  it('GET /api/v1/blogs/:id without a token is 401 with WWW-Authenticate', async () => {
-    expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`));
-  });
-
-  it('reads with an invalid token (garbage, expired, other secret) are 401', async () => {
-    const bad = [
-      'Bearer garbage',
-      `Bearer ${t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 60 })}`,
-      `Bearer ${t.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`,
-    ];
-    for (const header of bad) {
-      expectUnauthorized(await t.http.get(BLOGS).set('Authorization', header));
-      expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', header));
-    }
+  it.each([
+    ['garbage', () => 'Bearer garbage'],
+    ['expired', () => `Bearer ${t.sign({ sub: 'alice', iat: now() - 3600, exp: now() - 60 })}`],
+    ['signed with another secret', () => `Bearer ${t.sign({ sub: 'alice' }, { expiresIn: '1h' }, OTHER_SECRET)}`],
+  ])('reads with a token %s are 401', async (_name, header) => {
+    expectUnauthorized(await t.http.get(BLOGS).set('Authorization', header()));
+    expectUnauthorized(await t.http.get(`${BLOGS}/${blogId}`).set('Authorization', header()));
   });
 
   it('reads with a valid token followed by garbage are 401 with Bearer error="invalid_token"', async () => {

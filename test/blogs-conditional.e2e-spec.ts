@@ -5,11 +5,12 @@ import {
   BlogBody,
   BlogInput,
   BLOGS,
+  createBlog,
   expectJsonError,
   expectUnauthorized,
   storedBlog,
 } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { E2E_ENV } from './support/test-database';
 
 // Conditional requests (RFC 9110 §13) against lost updates: every blog response carries a strong
@@ -31,21 +32,16 @@ function input(label = 'cond'): BlogInput {
 }
 
 describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let alice: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     alice = bearer(t.token('alice'));
   });
 
-  afterAll(async () => {
-    await t?.close();
-  });
-
   async function create(body: BlogInput = input()): Promise<{ blog: BlogBody; etag: string }> {
-    const res = await t.http.post(BLOGS).set('Authorization', alice).send(body).expect(201);
-    return { blog: res.body as BlogBody, etag: res.headers.etag };
+    const res = await createBlog(t, 'alice', body);
+    return { blog: res.body, etag: res.headers.etag };
   }
 
   function put(id: number, body: BlogInput, headers: Record<string, string> = {}, auth: string = alice) {
@@ -72,7 +68,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       expect(updated.headers.etag).not.toBe(created);
       expect((await t.http.get(`${BLOGS}/${blog.id}`).expect(200)).headers.etag).toBe(updated.headers.etag);
 
-      // Also an update with the same values makes a new version (the contract moves updatedAt too).
+      // Also an update with the same values makes a new version (an update moves updatedAt too).
       const same = await put(blog.id, {
         title: updated.body.title,
         content: updated.body.content,
@@ -150,7 +146,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(body);
     });
 
-    it('a stale tag → 412 with the contract body, and nothing changes (values, updatedAt, version)', async () => {
+    it('a stale tag → 412 with the JSON error body, and nothing changes (values, updatedAt, version)', async () => {
       const { blog, etag } = await create();
       await put(blog.id, input(), { 'If-Match': etag }).expect(200);
       const before = await storedBlog(t, blog.id);
@@ -195,7 +191,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(versionOf(blog.id)).resolves.toBe(1);
     });
 
-    it('no If-Match: the last writer wins (the contract)', async () => {
+    it('no If-Match: the last writer wins', async () => {
       const { blog, etag } = await create();
       await put(blog.id, input(), { 'If-Match': etag }).expect(200);
       const last = input();
@@ -203,7 +199,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(last);
     });
 
-    describe('keeps the contract order of checks: 401 → id 400 → 415 → body 400 → 404 → 403 → 412', () => {
+    describe('keeps the order of checks: 401 → id 400 → 415 → body 400 → 404 → 403 → 412', () => {
       let id: number;
       const stale = '"stale"';
 

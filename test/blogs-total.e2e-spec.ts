@@ -2,23 +2,18 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateBlogs1795323623852 } from '../src/database/migrations/1795323623852-CreateBlogs';
 import { BLOGS, BODY, bearer, BlogListBody } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { createTestDatabase, E2E_ENV } from './support/test-database';
 
 // The list's `total` comes from a counter kept by triggers in the writing transaction, not from
 // count(*): it must equal count(*) after every kind of write, concurrent ones included.
 
 describe('list total: the trigger-kept counter (e2e)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let alice: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     alice = t.token('alice');
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function totalAndCount(): Promise<{ total: number; count: number }> {
@@ -66,20 +61,17 @@ describe('list total: the trigger-kept counter (e2e)', () => {
   });
 });
 
-describe('database connections (e2e, PostgreSQL server only)', () => {
-  // JIT compilation made the list statement ~30x slower at a million blogs; PGlite has no JIT.
-  const onServer = process.env[E2E_ENV.serverUrl] ? it : it.skip;
+// JIT compilation made the list statement ~30x slower at a million blogs; PGlite has no JIT.
+(process.env[E2E_ENV.serverUrl] ? describe : describe.skip)(
+  'database connections (e2e, PostgreSQL server only)',
+  () => {
+    const t = useTestApp();
 
-  onServer('run without JIT', async () => {
-    const t = await createTestApp();
-    try {
-      const rows: { jit: string }[] = await t.dataSource.query('SHOW jit');
-      expect(rows[0].jit).toBe('off');
-    } finally {
-      await t.close();
-    }
-  });
-});
+    it('run without JIT', async () => {
+      await expect(t.dataSource.query('SHOW jit')).resolves.toEqual([{ jit: 'off' }]);
+    });
+  },
+);
 
 describe('migration CountBlogs on a table that already has blogs (e2e)', () => {
   it('starts the counter at the number of existing blogs', async () => {

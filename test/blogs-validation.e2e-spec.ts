@@ -1,14 +1,23 @@
 import { createServer, type ClientRequest, type RequestListener } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import type { Response } from 'supertest';
-import { bearer, BlogInput, BLOGS, BODY, countBlogs, expectJsonError, messagesOf } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import {
+  bearer,
+  BlogInput,
+  blogInput,
+  BLOGS,
+  countBlogs,
+  createBlog,
+  expectJsonError,
+  messagesOf,
+} from './support/blog-api';
+import { TestApp, useTestApp } from './support/test-app';
 
-// End-to-end checks of what create and update accept (API contract, "Request bodies" and "Ids")
-// and of the order of checks on a write. Every rejected request is also checked to have left the
+// End-to-end checks of what create and update accept (bodies and ids) and of the order of checks
+// on a write. Every rejected request is also checked to have left the
 // database exactly as it was.
 
-/** 1 MiB, the largest accepted body (API contract). */
+/** 1 MiB, the largest accepted body. */
 const MAX_BODY_BYTES = 1_048_576;
 
 type Field = 'title' | 'content' | 'author';
@@ -18,8 +27,11 @@ const LIMITS: Record<Field, number> = { title: 200, author: 100, content: 100_00
 type Op = 'create' | 'update';
 const OPS: readonly Op[] = ['create', 'update'];
 
-/** `BODY` with some fields replaced (by values of any type, for the invalid cases). */
-const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, unknown> => ({ ...BODY, ...overrides });
+/** A valid body with some fields replaced (by values of any type, for the invalid cases). */
+const valid = (overrides: Partial<Record<Field, unknown>> = {}): Record<string, unknown> => ({
+  ...blogInput(),
+  ...overrides,
+});
 
 /** `{"title":…,"content":…,"author":…` + `extra` + `}` as JSON text, for what `JSON.stringify` cannot write. */
 const rawJson = (extra: string, base: Record<string, unknown> = valid()): string =>
@@ -73,7 +85,7 @@ async function sendRaw(t: TestApp, head: readonly string[], body = ''): Promise<
 }
 
 describe('blogs: request validation (e2e)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let alice: string;
   let bob: string;
   /** A blog owned by alice, the target of updates. */
@@ -82,16 +94,9 @@ describe('blogs: request validation (e2e)', () => {
   let snapshotBefore: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     alice = t.token('alice');
     bob = t.token('bob');
-    const res = await t.http.post(BLOGS).set('Authorization', bearer(alice)).send(valid());
-    expect(res.status).toBe(201);
-    existingId = res.body.id;
-  });
-
-  afterAll(async () => {
-    await t?.close();
+    existingId = (await createBlog(t, 'alice')).body.id;
   });
 
   beforeEach(async () => {
@@ -159,47 +164,36 @@ describe('blogs: request validation (e2e)', () => {
     describe.each(FIELDS)('%s', (field) => {
       const max = LIMITS[field];
 
-      it(`accepts 1 character`, async () => {
-        const body = valid({ [field]: 'x' }) as unknown as BlogInput;
+      it.each([
+        ['1 character', 'x'],
+        [`${max} characters (the maximum)`, 'x'.repeat(max)],
+        [`${max} astral characters such as 😀 (${2 * max} UTF-16 code units)`, '😀'.repeat(max)],
+      ])('accepts %s', async (_name, value) => {
+        const body = blogInput({ [field]: value });
         await expectAccepted(op, await write(op).send(body), body);
       });
 
-      it(`accepts ${max} characters (the maximum)`, async () => {
-        const body = valid({ [field]: 'x'.repeat(max) }) as unknown as BlogInput;
-        await expectAccepted(op, await write(op).send(body), body);
-      });
-
-      it(`accepts ${max} astral characters such as 😀 (${2 * max} UTF-16 code units)`, async () => {
-        const body = valid({ [field]: '😀'.repeat(max) }) as unknown as BlogInput;
-        await expectAccepted(op, await write(op).send(body), body);
-      });
-
-      it('rejects 0 characters (empty string) with 400 naming the field', async () => {
-        await expectRejectedNaming(await write(op).send(valid({ [field]: '' })), field);
-      });
-
-      it(`rejects ${max + 1} characters with 400 naming the field`, async () => {
-        await expectRejectedNaming(await write(op).send(valid({ [field]: 'x'.repeat(max + 1) })), field);
-      });
-
-      it(`rejects ${max + 1} astral characters with 400 naming the field`, async () => {
-        await expectRejectedNaming(await write(op).send(valid({ [field]: '😀'.repeat(max + 1) })), field);
+      it.each([
+        ['0 characters (empty string)', ''],
+        [`${max + 1} characters`, 'x'.repeat(max + 1)],
+        [`${max + 1} astral characters`, '😀'.repeat(max + 1)],
+      ])('rejects %s with 400 naming the field', async (_name, value) => {
+        await expectRejectedNaming(await write(op).send(valid({ [field]: value })), field);
       });
     });
   });
 
   describe('characters are Unicode code points', () => {
     it('counts a combining mark as a character: 100 × "e\\u0301" (200 code points) is a valid title', async () => {
-      const body = valid({ title: 'e\u0301'.repeat(100) }) as unknown as BlogInput;
+      const body = blogInput({ title: 'e\u0301'.repeat(100) });
       await expectAccepted('create', await write('create').send(body), body);
     });
 
-    it('rejects 201 code points made of combining sequences (100 × "e\\u0301" + "e")', async () => {
-      await expectRejectedNaming(await write('create').send(valid({ title: `${'e\u0301'.repeat(100)}e` })), 'title');
-    });
-
-    it('rejects 201 code points whose last is a variation selector (200 × "x" + U+FE0F)', async () => {
-      await expectRejectedNaming(await write('create').send(valid({ title: `${'x'.repeat(200)}\uFE0F` })), 'title');
+    it.each([
+      ['made of combining sequences (100 × "e\\u0301" + "e")', `${'e\u0301'.repeat(100)}e`],
+      ['whose last is a variation selector (200 × "x" + U+FE0F)', `${'x'.repeat(200)}\uFE0F`],
+    ])('rejects 201 code points %s', async (_name, title) => {
+      await expectRejectedNaming(await write('create').send(valid({ title })), 'title');
     });
   });
 
@@ -235,7 +229,7 @@ describe('blogs: request validation (e2e)', () => {
     });
 
     it('accepts text with whitespace around a visible character, unchanged', async () => {
-      const body = valid({ title: '  x  ', content: '\n\tx\n', author: '\u3000x' }) as unknown as BlogInput;
+      const body = blogInput({ title: '  x  ', content: '\n\tx\n', author: '\u3000x' });
       await expectAccepted('create', await write('create').send(body), body);
     });
   });
@@ -370,33 +364,16 @@ describe('blogs: request validation (e2e)', () => {
     const EMPTY_MESSAGE = /must be a JSON object/;
 
     describe.each(OPS)('%s', (op) => {
-      it('no body at all (no Content-Length, no Transfer-Encoding) → 400 "must be a JSON object"', async () => {
-        const res = await writeOnTheWire(op, ['Content-Type: application/json']);
+      it.each([
+        ['no body at all (no Content-Length, no Transfer-Encoding)', ['Content-Type: application/json'], undefined],
+        ['Content-Length: 0', ['Content-Type: application/json', 'Content-Length: 0'], undefined],
+        ['a chunked body of no chunks', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
+        ['"application/json; charset=utf-8" and no body', ['Content-Type: application/json; charset=utf-8'], undefined],
+      ])('%s → 400 "must be a JSON object"', async (_name, headers, body) => {
+        const res = await writeOnTheWire(op, headers, { body });
         expectJsonError(res, 400);
         expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
         await expectNothingChanged();
-      });
-
-      it('Content-Length: 0 → the same 400', async () => {
-        const res = await writeOnTheWire(op, ['Content-Type: application/json', 'Content-Length: 0']);
-        expectJsonError(res, 400);
-        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
-        await expectNothingChanged();
-      });
-
-      it('a chunked body of no chunks → the same 400', async () => {
-        const res = await writeOnTheWire(op, ['Content-Type: application/json', 'Transfer-Encoding: chunked'], {
-          body: '0\r\n\r\n',
-        });
-        expectJsonError(res, 400);
-        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
-        await expectNothingChanged();
-      });
-
-      it('"application/json; charset=utf-8" and no body → the same 400', async () => {
-        const res = await writeOnTheWire(op, ['Content-Type: application/json; charset=utf-8']);
-        expectJsonError(res, 400);
-        expect(messagesOf(res).join(' ')).toMatch(EMPTY_MESSAGE);
       });
 
       it('"{}" (two bytes) is an object, missing its fields: 400 naming them', async () => {
@@ -405,13 +382,11 @@ describe('blogs: request validation (e2e)', () => {
         for (const field of FIELDS) expect(messagesOf(res).join(' ')).toContain(field);
       });
 
-      it('no Content-Type and no body → 415', async () => {
-        expectJsonError(await writeOnTheWire(op, []), 415);
-        await expectNothingChanged();
-      });
-
-      it('Content-Type: text/plain and no body → 415', async () => {
-        expectJsonError(await writeOnTheWire(op, ['Content-Type: text/plain']), 415);
+      it.each([
+        ['no Content-Type', []],
+        ['Content-Type: text/plain', ['Content-Type: text/plain']],
+      ])('%s and no body → 415', async (_name, headers) => {
+        expectJsonError(await writeOnTheWire(op, headers), 415);
         await expectNothingChanged();
       });
     });
@@ -460,7 +435,7 @@ describe('blogs: request validation (e2e)', () => {
 
   describe('content type', () => {
     const text = JSON.stringify(valid());
-    // Only application/json itself (API contract): not its +json relatives nor text/json.
+    // Only application/json itself: not its +json relatives nor text/json.
     const rejectedTypes = [
       'text/plain',
       'application/x-www-form-urlencoded',
@@ -496,12 +471,6 @@ describe('blogs: request validation (e2e)', () => {
         await expectNothingChanged();
       });
 
-      it('rejects a JSON body in a charset other than UTF-8 (application/json; charset=latin1) with 415', async () => {
-        const res = await write(op).set('Content-Type', 'application/json; charset=latin1').send(text);
-        expectJsonError(res, 415);
-        await expectNothingChanged();
-      });
-
       it.each(foreignCharsets)('rejects Content-Type: %s with 415 naming application/json and utf-8', async (type) => {
         const res = await write(op).set('Content-Type', type).send(text);
         expectJsonError(res, 415);
@@ -523,7 +492,7 @@ describe('blogs: request validation (e2e)', () => {
         'application/json;',
         'application/json; foo=bar',
       ])('accepts Content-Type: %s', async (type) => {
-        const body = valid({ title: `sent as ${type} 😀` }) as unknown as BlogInput;
+        const body = blogInput({ title: `sent as ${type} 😀` });
         const res = await write(op).set('Content-Type', type).send(JSON.stringify(body));
         await expectAccepted(op, res, body);
       });
@@ -557,12 +526,11 @@ describe('blogs: request validation (e2e)', () => {
       await expectNothingChanged();
     });
 
-    it('read: id 2147483647 is well formed and answers 404', async () => {
-      expectJsonError(await t.http.get(`${BLOGS}/2147483647`), 404);
-    });
-
-    it('update: id 2147483647 is well formed and answers 404', async () => {
-      expectJsonError(await write('update', alice, `${BLOGS}/2147483647`).send(valid()), 404);
+    it.each([
+      ['read', () => t.http.get(`${BLOGS}/2147483647`)],
+      ['update', () => write('update', alice, `${BLOGS}/2147483647`).send(valid())],
+    ])('%s: id 2147483647 is well formed and answers 404, changing nothing', async (_op, send) => {
+      expectJsonError(await send(), 404);
       await expectNothingChanged();
     });
   });
@@ -570,136 +538,133 @@ describe('blogs: request validation (e2e)', () => {
   describe('order of checks on a write: token 401 → id 400 → content type 415 → body 400 → existence 404 → ownership 403', () => {
     const invalidBody = JSON.stringify({ title: 5, content: '' });
     const missingPath = `${BLOGS}/2147483647`;
+    const latin1 = 'application/json; charset=latin1';
 
-    it('no token + bad id + text/plain → 401', async () => {
-      const res = await write('update', null, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody);
-      expectJsonError(res, 401);
-      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-      await expectNothingChanged();
-    });
+    /** A rejected write: its status and, when given, what the message and the challenge must say. */
+    interface Rejected {
+      readonly name: string;
+      readonly send: () => Promise<Response>;
+      readonly status: number;
+      readonly message?: RegExp;
+      readonly notMessage?: RegExp;
+      readonly challenge?: RegExp;
+    }
 
-    it('no token + invalid body → 401 (create and update)', async () => {
-      expectJsonError(await write('create', null).set('Content-Type', 'application/json').send(invalidBody), 401);
-      expectJsonError(await write('update', null).set('Content-Type', 'application/json').send(invalidBody), 401);
-      await expectNothingChanged();
-    });
+    const aboutTheId = /\bid\b/;
+    const rejected: Rejected[] = [
+      {
+        name: 'no token + bad id + text/plain → 401',
+        send: () => write('update', null, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody),
+        status: 401,
+        challenge: /^Bearer/,
+      },
+      ...OPS.flatMap((op): Rejected[] => [
+        {
+          name: `${op}: no token + invalid body → 401`,
+          send: () => write(op, null).set('Content-Type', 'application/json').send(invalidBody),
+          status: 401,
+        },
+        {
+          name: `${op}: no token + JSON in latin1 → 401, not 415`,
+          send: () => write(op, null).set('Content-Type', latin1).send(JSON.stringify(valid())),
+          status: 401,
+          challenge: /^Bearer$/,
+        },
+        {
+          name: `${op}: no token + JSON content type without a body → 401, not 400`,
+          send: () => writeOnTheWire(op, ['Content-Type: application/json'], { token: null }),
+          status: 401,
+        },
+      ]),
+      {
+        name: 'valid token + bad id + text/plain → 400 about the id',
+        send: () => write('update', alice, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody),
+        status: 400,
+        message: aboutTheId,
+      },
+      {
+        name: 'valid token + bad id + JSON in latin1 → 400 about the id, not 415',
+        send: () => write('update', alice, `${BLOGS}/01`).set('Content-Type', latin1).send(JSON.stringify(valid())),
+        status: 400,
+        message: aboutTheId,
+      },
+      {
+        name: 'valid token + bad id + JSON content type without a body → 400 about the id',
+        send: () => writeOnTheWire('update', ['Content-Type: application/json'], { path: `${BLOGS}/abc` }),
+        status: 400,
+        message: aboutTheId,
+      },
+      {
+        name: 'valid token + bad id + invalid JSON body → 400 about the id, not the body',
+        send: () => write('update', alice, `${BLOGS}/abc`).set('Content-Type', 'application/json').send(invalidBody),
+        status: 400,
+        message: aboutTheId,
+        notMessage: /title|content|author/,
+      },
+      {
+        name: 'valid token + missing blog + JSON in latin1 → 415, not 404',
+        send: () => write('update', alice, missingPath).set('Content-Type', latin1).send(JSON.stringify(valid())),
+        status: 415,
+      },
+      {
+        name: 'valid token + missing blog + JSON content type without a body → 400, not 404',
+        send: () => writeOnTheWire('update', ['Content-Type: application/json'], { path: missingPath }),
+        status: 400,
+        message: /must be a JSON object/,
+      },
+      {
+        name: "non-owner's token + JSON content type without a body → 400, not 403",
+        send: () => writeOnTheWire('update', ['Content-Type: application/json'], { token: bob }),
+        status: 400,
+      },
+      {
+        name: 'valid token + good id + text/plain + invalid body → 415',
+        send: () => write('update').set('Content-Type', 'text/plain').send(invalidBody),
+        status: 415,
+      },
+      {
+        name: 'create: valid token + text/plain + invalid body → 415',
+        send: () => write('create').set('Content-Type', 'text/plain').send(invalidBody),
+        status: 415,
+      },
+      {
+        name: 'valid token + missing blog + text/plain → 415, not 404',
+        send: () => write('update', alice, missingPath).set('Content-Type', 'text/plain').send(JSON.stringify(valid())),
+        status: 415,
+      },
+      {
+        name: 'valid token + missing blog + invalid body → 400, not 404',
+        send: () => write('update', alice, missingPath).set('Content-Type', 'application/json').send(invalidBody),
+        status: 400,
+      },
+      {
+        name: "non-owner's token + missing blog + valid body → 404, not 403",
+        send: () => write('update', bob, missingPath).send(valid()),
+        status: 404,
+      },
+      {
+        name: "non-owner's token + existing blog + invalid body → 400, not 403",
+        send: () => write('update', bob).set('Content-Type', 'application/json').send(invalidBody),
+        status: 400,
+      },
+      {
+        name: "non-owner's token + existing blog + valid body → 403 and the blog is unchanged",
+        send: () => write('update', bob).send(valid({ title: 'hijacked' })),
+        status: 403,
+      },
+    ];
 
-    it('valid token + bad id + text/plain → 400 about the id', async () => {
-      const res = await write('update', alice, `${BLOGS}/01`).set('Content-Type', 'text/plain').send(invalidBody);
-      expectJsonError(res, 400);
-      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
-      await expectNothingChanged();
-    });
-
-    it('no token + JSON in latin1 → 401, not 415 (create and update)', async () => {
-      for (const op of OPS) {
-        const res = await write(op, null)
-          .set('Content-Type', 'application/json; charset=latin1')
-          .send(JSON.stringify(valid()));
-        expectJsonError(res, 401);
-        expect(res.headers['www-authenticate']).toBe('Bearer');
-      }
-      await expectNothingChanged();
-    });
-
-    it('no token + JSON content type without a body → 401, not 400 (create and update)', async () => {
-      for (const op of OPS) {
-        const res = await writeOnTheWire(op, ['Content-Type: application/json'], { token: null });
-        expectJsonError(res, 401);
-      }
-      await expectNothingChanged();
-    });
-
-    it('valid token + bad id + JSON in latin1 → 400 about the id, not 415', async () => {
-      const res = await write('update', alice, `${BLOGS}/01`)
-        .set('Content-Type', 'application/json; charset=latin1')
-        .send(JSON.stringify(valid()));
-      expectJsonError(res, 400);
-      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
-      await expectNothingChanged();
-    });
-
-    it('valid token + bad id + JSON content type without a body → 400 about the id', async () => {
-      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { path: `${BLOGS}/abc` });
-      expectJsonError(res, 400);
-      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
-      await expectNothingChanged();
-    });
-
-    it('valid token + missing blog + JSON in latin1 → 415, not 404', async () => {
-      const res = await write('update', alice, missingPath)
-        .set('Content-Type', 'application/json; charset=latin1')
-        .send(JSON.stringify(valid()));
-      expectJsonError(res, 415);
-    });
-
-    it('valid token + missing blog + JSON content type without a body → 400, not 404', async () => {
-      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { path: missingPath });
-      expectJsonError(res, 400);
-      expect(messagesOf(res).join(' ')).toMatch(/must be a JSON object/);
-    });
-
-    it("non-owner's token + JSON content type without a body → 400, not 403", async () => {
-      const res = await writeOnTheWire('update', ['Content-Type: application/json'], { token: bob });
-      expectJsonError(res, 400);
-      await expectNothingChanged();
-    });
-
-    it('valid token + bad id + invalid JSON body → 400 about the id, not the body', async () => {
-      const res = await write('update', alice, `${BLOGS}/abc`)
-        .set('Content-Type', 'application/json')
-        .send(invalidBody);
-      expectJsonError(res, 400);
-      expect(messagesOf(res).join(' ')).toMatch(/\bid\b/);
-      expect(messagesOf(res).join(' ')).not.toMatch(/title|content|author/);
-      await expectNothingChanged();
-    });
-
-    it('valid token + good id + text/plain + invalid body → 415', async () => {
-      const res = await write('update').set('Content-Type', 'text/plain').send(invalidBody);
-      expectJsonError(res, 415);
-      await expectNothingChanged();
-    });
-
-    it('create: valid token + text/plain + invalid body → 415', async () => {
-      const res = await write('create').set('Content-Type', 'text/plain').send(invalidBody);
-      expectJsonError(res, 415);
-      await expectNothingChanged();
-    });
-
-    it('valid token + missing blog + text/plain → 415, not 404', async () => {
-      const res = await write('update', alice, missingPath)
-        .set('Content-Type', 'text/plain')
-        .send(JSON.stringify(valid()));
-      expectJsonError(res, 415);
-    });
-
-    it('valid token + missing blog + invalid body → 400, not 404', async () => {
-      const res = await write('update', alice, missingPath).set('Content-Type', 'application/json').send(invalidBody);
-      expectJsonError(res, 400);
-      await expectNothingChanged();
-    });
-
-    it("non-owner's token + missing blog + valid body → 404, not 403", async () => {
-      const res = await write('update', bob, missingPath).send(valid());
-      expectJsonError(res, 404);
-      await expectNothingChanged();
-    });
-
-    it("non-owner's token + existing blog + invalid body → 400, not 403", async () => {
-      const res = await write('update', bob).set('Content-Type', 'application/json').send(invalidBody);
-      expectJsonError(res, 400);
-      await expectNothingChanged();
-    });
-
-    it("non-owner's token + existing blog + valid body → 403 and the blog is unchanged", async () => {
-      const res = await write('update', bob).send(valid({ title: 'hijacked' }));
-      expectJsonError(res, 403);
+    it.each(rejected)('$name', async ({ send, status, message, notMessage, challenge }) => {
+      const res = await send();
+      expectJsonError(res, status);
+      if (message) expect(messagesOf(res).join(' ')).toMatch(message);
+      if (notMessage) expect(messagesOf(res).join(' ')).not.toMatch(notMessage);
+      if (challenge) expect(res.headers['www-authenticate']).toMatch(challenge);
       await expectNothingChanged();
     });
 
     it("the owner's token + existing blog + valid body → 200 (the chain ends in success)", async () => {
-      const body = valid({ title: 'owner update' }) as unknown as BlogInput;
+      const body = blogInput({ title: 'owner update' });
       await expectAccepted('update', await write('update').send(body), body);
     });
 
@@ -750,7 +715,7 @@ describe('blogs: request validation (e2e)', () => {
     });
 
     it.each(prefixes)('PUT %s/:id updates: 200', async (prefix) => {
-      const body = valid({ title: `updated through ${prefix}` }) as unknown as BlogInput;
+      const body = blogInput({ title: `updated through ${prefix}` });
       await expectAccepted('update', await write('update', alice, `${prefix}/${existingId}`).send(body), body);
     });
 

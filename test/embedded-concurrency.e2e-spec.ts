@@ -1,5 +1,5 @@
 import { bearer, BLOGS, countBlogs, sleep } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { E2E_ENV } from './support/test-database';
 
 // The embedded database (PGlite) is one session per process. If concurrent transactions shared it,
@@ -11,16 +11,11 @@ const embedded = !process.env[E2E_ENV.serverUrl];
 const describeEmbedded = embedded ? describe : describe.skip;
 
 describeEmbedded('embedded database: concurrent transactions', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let auth: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     auth = bearer(t.token('alice'));
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function titles(prefix: string): Promise<string[]> {

@@ -1,10 +1,10 @@
 import type { Response, Test } from 'supertest';
-import { bearer, BLOGS, BODY, expectJsonError, sleep } from './support/blog-api';
+import { bearer, BLOGS, BODY, createBlog, expectJsonError, sleep } from './support/blog-api';
 import { TcpProxy } from './support/tcp-proxy';
-import { createTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, E2E_ENV } from './support/test-database';
+import { TestApp, useTestApp } from './support/test-app';
+import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
 
-// API contract, "Errors": every error is JSON `{ statusCode, error, message }`; a 500 never shows a
+// Every error is JSON `{ statusCode, error, message }`; a 500 never shows a
 // stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
 
 /** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
@@ -21,7 +21,7 @@ const INTERNALS: readonly RegExp[] = [
   /blogs_renamed/,
 ];
 
-/** The body is exactly the three contract fields and shows none of the internals. */
+/** The body is exactly the three error fields and shows none of the internals. */
 function expectNoInternals(res: Response): void {
   expect(Object.keys(res.body).sort()).toEqual(['error', 'message', 'statusCode']);
   const text = JSON.stringify(res.body);
@@ -29,19 +29,13 @@ function expectNoInternals(res: Response): void {
 }
 
 describe('error responses', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let auth: string;
   let blogId: number;
 
   beforeAll(async () => {
-    t = await createTestApp();
     auth = bearer(t.token('alice'));
-    const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
-    blogId = created.body.id;
-  });
-
-  afterAll(async () => {
-    await t?.close();
+    blogId = (await createBlog(t, 'alice')).body.id;
   });
 
   describe('paths the service does not serve answer 404 with the JSON error body', () => {
@@ -190,7 +184,7 @@ async function timed(req: Test): Promise<{ res?: Response; status: number | 'tim
   }
 }
 
-/** The contract's 503: within 5 s, JSON error body, `Retry-After`, nothing internal. */
+/** A 503: within 5 s, JSON error body, `Retry-After`, nothing internal. */
 function expectUnavailable(result: { res?: Response; status: number | 'timeout'; ms: number }): void {
   expect({ status: result.status, withinFiveSeconds: result.ms < 5_000 }).toEqual({
     status: 503,
@@ -204,7 +198,7 @@ function expectUnavailable(result: { res?: Response; status: number | 'timeout';
 
 describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)', () => {
   let proxy: TcpProxy;
-  let t: TestApp;
+  let database: TestDatabase;
   let auth: string;
   let blogId: number;
 
@@ -212,22 +206,33 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
     const server = new URL(serverUrl as string);
     proxy = new TcpProxy({ host: server.hostname || '127.0.0.1', port: Number(server.port || 5432) });
     await proxy.listen();
-    const database = await createTestDatabase();
-    const proxied = new URL(database.env.DATABASE_URL);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    t = await createTestApp({ DATABASE_URL: proxied.toString() }, database);
-    auth = bearer(t.token('alice'));
-    const created = await t.http.post(BLOGS).set('Authorization', auth).send(BODY).expect(201);
-    blogId = created.body.id;
+    database = await createTestDatabase();
   });
 
+  // Before the app closes (afterAll hooks run in order): reconnect it, so it can close cleanly.
   afterAll(async () => {
-    // Reconnect the app so it can close cleanly, then drop its database and stop the proxy.
     proxy.mode = 'forward';
     proxy.destroyAll();
     if (!proxy.listening) await proxy.listen().catch(() => undefined);
-    await t?.close();
+  });
+
+  const t = useTestApp(
+    () => {
+      const proxied = new URL(database.env.DATABASE_URL);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      return { DATABASE_URL: proxied.toString() };
+    },
+    { database: () => database },
+  );
+
+  beforeAll(async () => {
+    auth = bearer(t.token('alice'));
+    blogId = (await createBlog(t, 'alice')).body.id;
+  });
+
+  afterAll(async () => {
+    await database?.drop();
     await proxy.refuse();
   });
 
@@ -236,20 +241,13 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       await proxy.refuse();
     });
 
-    it('GET /api/v1/blogs/:id answers 503 within 5 s with the JSON error body and Retry-After', async () => {
-      expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
-    });
-
-    it('GET /api/v1/blogs answers 503 within 5 s with the JSON error body and Retry-After', async () => {
-      expectUnavailable(await timed(t.http.get(BLOGS)));
-    });
-
-    it('POST /api/v1/blogs answers 503 within 5 s with the JSON error body and Retry-After', async () => {
-      expectUnavailable(await timed(t.http.post(BLOGS).set('Authorization', auth).send(BODY)));
-    });
-
-    it('PUT /api/v1/blogs/:id answers 503 within 5 s with the JSON error body and Retry-After', async () => {
-      expectUnavailable(await timed(t.http.put(`${BLOGS}/${blogId}`).set('Authorization', auth).send(BODY)));
+    it.each([
+      ['GET /api/v1/blogs/:id', () => t.http.get(`${BLOGS}/${blogId}`)],
+      ['GET /api/v1/blogs', () => t.http.get(BLOGS)],
+      ['POST /api/v1/blogs', () => t.http.post(BLOGS).set('Authorization', auth).send(BODY)],
+      ['PUT /api/v1/blogs/:id', () => t.http.put(`${BLOGS}/${blogId}`).set('Authorization', auth).send(BODY)],
+    ])('%s answers 503 within 5 s with the JSON error body and Retry-After', async (_name, send) => {
+      expectUnavailable(await timed(send()));
     });
   });
 
@@ -259,12 +257,11 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       await proxy.listen();
     });
 
-    it('GET /api/v1/blogs/:id answers 503 within 5 s', async () => {
-      expectUnavailable(await timed(t.http.get(`${BLOGS}/${blogId}`)));
-    });
-
-    it('POST /api/v1/blogs answers 503 within 5 s', async () => {
-      expectUnavailable(await timed(t.http.post(BLOGS).set('Authorization', auth).send(BODY)));
+    it.each([
+      ['GET /api/v1/blogs/:id', () => t.http.get(`${BLOGS}/${blogId}`)],
+      ['POST /api/v1/blogs', () => t.http.post(BLOGS).set('Authorization', auth).send(BODY)],
+    ])('%s answers 503 within 5 s', async (_name, send) => {
+      expectUnavailable(await timed(send()));
     });
   });
 
@@ -320,9 +317,10 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
 
     it('each request on a dead connection answers 503 within 5 s, and that connection is not lent again', async () => {
       const burst = await Promise.all(Array.from({ length: 10 }, () => timed(t.http.get(`${BLOGS}/${blogId}`))));
-      for (const result of burst) {
-        if (result.status !== 200) expectUnavailable(result);
-      }
+      // The pool's five idle connections are dead, so some requests of the burst must meet one.
+      const failed = burst.filter((result) => result.status !== 200);
+      expect(failed.length).toBeGreaterThan(0);
+      failed.forEach(expectUnavailable);
       // Every dead connection was dropped by the burst: from here on, every request succeeds.
       const after: (number | 'timeout')[] = [];
       for (let i = 0; i < 20; i += 1) after.push((await timed(t.http.get(`${BLOGS}/${blogId}`))).status);

@@ -2,24 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { BLOGS, sleep } from './support/blog-api';
 import { OpenApiContract } from './support/openapi-contract';
 import { TcpProxy } from './support/tcp-proxy';
-import { createTestApp, TestApp } from './support/test-app';
-import { createTestDatabase } from './support/test-database';
+import { useTestApp } from './support/test-app';
 
 const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 describe('health probes (@nestjs/terminus)', () => {
   const contract = new OpenApiContract();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    // REDIS_URL removed: this app's readiness must not depend on the caller's environment
-    t = await createTestApp({ READS_REQUIRE_AUTH: 'true', REDIS_URL: undefined });
-  });
-
-  afterAll(async () => {
-    if (t !== undefined && !t.dataSource.isInitialized) await t.dataSource.initialize();
-    await t?.close();
-  });
+  // REDIS_URL removed: this app's readiness must not depend on the caller's environment
+  const t = useTestApp({ READS_REQUIRE_AUTH: 'true', REDIS_URL: undefined });
 
   it('GET /health/live → 200 {status: ok}, no token, even when reads require one', async () => {
     const res = await t.http.get('/health/live').expect(200);
@@ -56,19 +46,20 @@ describe('readiness with the rate-limit counters in Redis (REDIS_URL, Redis behi
   const contract = new OpenApiContract();
   const prefix = `blog-test:${process.pid}:${randomUUID().slice(0, 8)}:`;
   let proxy: TcpProxy;
-  let t: TestApp;
 
   beforeAll(async () => {
     proxy = new TcpProxy({ host: REDIS_URL.hostname, port: Number(REDIS_URL.port || 6379) });
     await proxy.listen();
+  });
+
+  const t = useTestApp(() => {
     const proxied = new URL(REDIS_URL);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    t = await createTestApp({ REDIS_URL: proxied.toString(), RATE_LIMIT_REDIS_PREFIX: prefix });
+    return { REDIS_URL: proxied.toString(), RATE_LIMIT_REDIS_PREFIX: prefix };
   });
 
   afterAll(async () => {
-    await t?.close();
     await proxy?.refuse();
   });
 
@@ -115,14 +106,10 @@ describe('readiness with the rate-limit counters in Redis (REDIS_URL, Redis behi
 });
 
 describe('readiness with REDIS_URL set but the rate limits off (RATE_LIMIT_ENABLED=false)', () => {
+  const t = useTestApp({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_ENABLED: 'false' });
+
   it('Redis is not used, so it is not checked: 200 with the database alone, even with Redis unreachable', async () => {
-    const database = await createTestDatabase();
-    const t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_ENABLED: 'false' }, database);
-    try {
-      const res = await t.http.get('/health/ready').expect(200);
-      expect(Object.keys(res.body.details)).toEqual(['database']);
-    } finally {
-      await t.close();
-    }
+    const res = await t.http.get('/health/ready').expect(200);
+    expect(Object.keys(res.body.details)).toEqual(['database']);
   });
 });

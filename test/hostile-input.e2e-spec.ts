@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
-// Issue 4 §6: property-based tests (fast-check) against the real app over real HTTP. Arbitrary
+// Property-based tests (fast-check) against the real app over real HTTP. Arbitrary
 // JSON bodies (deep nesting, huge numbers, prototype keys, Unicode edge cases including lone
 // surrogates), raw bytes, ids, query strings and headers. Properties: never a 5xx, never a crash
-// (the app answers /health/live afterwards), every response is the contract's JSON error or a
+// (the app answers /health/live afterwards), every response is the JSON error body or a
 // valid blog / list envelope, and every accepted create or update reads back identical.
 //
 // FUZZ_RUNS sets the total number of cases (`npm run test:fuzz` runs 10,000); `npm test` runs
@@ -43,15 +43,19 @@ interface Reply {
   readonly text: string;
 }
 
-let t: TestApp;
 let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let owner: string;
 let ownedId: number;
 let embedded: boolean;
 
+afterAll(() => {
+  agent.destroy();
+});
+
+const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
+
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_ENABLED: 'false' });
   await t.app.listen(0, '127.0.0.1');
   port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
   embedded = t.database.kind === 'embedded';
@@ -59,10 +63,7 @@ beforeAll(async () => {
   ownedId = (await t.http.post(BLOGS).set('Authorization', owner).send(BODY).expect(201)).body.id;
 });
 
-afterAll(async () => {
-  agent.destroy();
-  await t?.close();
-
+afterAll(() => {
   console.log(
     `hostile input: ${casesRun} cases run (FUZZ_RUNS=${TOTAL_RUNS}); ${acceptedCreates} creates and ${acceptedUpdates} updates accepted and read back`,
   );
@@ -113,8 +114,8 @@ const json = (reply: Reply): unknown => {
   return JSON.parse(reply.text);
 };
 
-/** The contract's error body for `reply.status`: exactly statusCode, error, message. */
-function expectContractError(reply: Reply): void {
+/** The error body for `reply.status`: exactly statusCode, error, message. */
+function expectErrorBody(reply: Reply): void {
   expect(reply.status).toBeGreaterThanOrEqual(400);
   expect(reply.status).toBeLessThan(500);
   const body = json(reply) as Record<string, unknown>;
@@ -143,11 +144,11 @@ function expectEnvelope(value: unknown): void {
   for (const blog of envelope.data as unknown[]) expectBlog(blog);
 }
 
-/** Never a 5xx; a 2xx is checked by `success`, anything else must be the contract's error. */
+/** Never a 5xx; a 2xx is checked by `success`, anything else must be the JSON error body. */
 async function expectAnswer(reply: Reply, success: (body: unknown) => void | Promise<void>): Promise<void> {
   if (reply.status >= 500) throw new Error(`${reply.status}: ${reply.text}`);
   if (reply.status >= 200 && reply.status < 300) await success(json(reply));
-  else expectContractError(reply);
+  else expectErrorBody(reply);
 }
 
 // ---- generators -------------------------------------------------------------------------------
@@ -188,7 +189,7 @@ const hostileChar = fc.oneof(
   { weight: 1, arbitrary: loneSurrogate },
 );
 
-/** Strings around the contract's limits (0, 1, 100, 200, 100,000 characters) made of hostile characters. */
+/** Strings around the field limits (0, 1, 100, 200, 100,000 characters) made of hostile characters. */
 const hostileString = fc.oneof(
   { weight: 8, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }) },
   { weight: 4, arbitrary: fc.string({ unit: hostileChar, maxLength: 40 }) },

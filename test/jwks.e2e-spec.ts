@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { sign, SignOptions } from 'jsonwebtoken';
 import { BLOGS, BODY, bearer, expectJsonError } from './support/blog-api';
-import { createTestApp, TestApp, TEST_JWT_SECRET } from './support/test-app';
+import { TEST_JWT_SECRET, useTestApp } from './support/test-app';
 
 // Besides HS256 with JWT_SECRET, RS256 and ES256 tokens of an identity provider are verified with
 // its keys from JWT_JWKS_URI (cached; an unknown kid refetches at most once per cooldown);
@@ -57,6 +57,22 @@ class JwksServer {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
+
+  /**
+   * Serves `keys` for the enclosing `describe`, around an app configured with `env` and this
+   * server's JWT_JWKS_URI: the server starts before the app and stops after it.
+   */
+  useWithApp(keys: SigningKey[], env: Record<string, string | undefined>) {
+    beforeAll(async () => {
+      this.keys = keys;
+      await this.start();
+    });
+    const t = useTestApp(() => ({ JWT_JWKS_URI: this.uri, RATE_LIMIT_ENABLED: 'false', ...env }));
+    afterAll(async () => {
+      await this.stop();
+    });
+    return t;
+  }
 }
 
 /** A token for `sub` signed with `key` (its kid in the header unless `kid: null`). */
@@ -84,41 +100,22 @@ describe('JWT_JWKS_URI with JWT_SECRET (both kinds of token)', () => {
   const idp = new JwksServer();
   const rsa = rsaKey('rsa-1');
   const ec = ecKey('ec-1');
-  let t: TestApp;
+  const t = idp.useWithApp([rsa, ec], { JWT_ALGORITHMS: 'HS256,RS256,ES256' });
 
-  beforeAll(async () => {
-    idp.keys = [rsa, ec];
-    await idp.start();
-    t = await createTestApp({
-      JWT_JWKS_URI: idp.uri,
-      JWT_ALGORITHMS: 'HS256,RS256,ES256',
-      RATE_LIMIT_ENABLED: 'false',
-    });
+  it.each([
+    ['an RS256 token of the identity provider', () => idpToken(rsa, { sub: 'rsa-user' })],
+    ['an ES256 token of the identity provider', () => idpToken(ec, { sub: 'ec-user' })],
+    ['an HS256 token signed with JWT_SECRET', () => t.token('hs-user')],
+  ])('accepts %s: 201', async (_name, token) => {
+    await t.http.post(BLOGS).set('Authorization', bearer(token())).send(BODY).expect(201);
   });
 
-  afterAll(async () => {
-    await t?.close();
-    await idp.stop();
-  });
-
-  it('accepts RS256 and ES256 tokens of the identity provider and HS256 tokens signed with JWT_SECRET', async () => {
+  it('the sub of a provider token is the owner, as for any token', async () => {
     const byRsa = await t.http
       .post(BLOGS)
       .set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' })))
       .send(BODY)
       .expect(201);
-    await t.http
-      .post(BLOGS)
-      .set('Authorization', bearer(idpToken(ec, { sub: 'ec-user' })))
-      .send(BODY)
-      .expect(201);
-    await t.http
-      .post(BLOGS)
-      .set('Authorization', bearer(t.token('hs-user')))
-      .send(BODY)
-      .expect(201);
-
-    // the sub of a provider token is the owner, as for any token
     await t.http
       .put(`${BLOGS}/${byRsa.body.id}`)
       .set('Authorization', bearer(idpToken(rsa, { sub: 'rsa-user' })))
@@ -231,23 +228,7 @@ describe('key rotation and an unavailable provider (JWT_JWKS_URI only, productio
   const idp = new JwksServer();
   const old = rsaKey('2026-old');
   const next = rsaKey('2026-next');
-  let t: TestApp;
-
-  beforeAll(async () => {
-    idp.keys = [old];
-    await idp.start();
-    t = await createTestApp({
-      JWT_JWKS_URI: idp.uri,
-      JWT_JWKS_COOLDOWN_MS: String(COOLDOWN_MS),
-      JWT_SECRET: undefined,
-      RATE_LIMIT_ENABLED: 'false',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await idp.stop();
-  });
+  const t = idp.useWithApp([old], { JWT_JWKS_COOLDOWN_MS: String(COOLDOWN_MS), JWT_SECRET: undefined });
 
   it('without JWT_SECRET no HS256 token passes, not even one signed with the test secret', async () => {
     const res = await t.http
@@ -304,22 +285,7 @@ describe('made-up kids cannot lock out a rotated key (JWT_JWKS_COOLDOWN_MS)', ()
   const idp = new JwksServer();
   const current = rsaKey('current');
   const rotated = rsaKey('rotated');
-  let t: TestApp;
-
-  beforeAll(async () => {
-    idp.keys = [current];
-    await idp.start();
-    t = await createTestApp({
-      JWT_JWKS_URI: idp.uri,
-      JWT_JWKS_COOLDOWN_MS: String(COOLDOWN_MS),
-      RATE_LIMIT_ENABLED: 'false',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await idp.stop();
-  });
+  const t = idp.useWithApp([current], { JWT_JWKS_COOLDOWN_MS: String(COOLDOWN_MS) });
 
   it('while tokens with random kids keep coming, a key the provider publishes is accepted within one cooldown', async () => {
     await t.http

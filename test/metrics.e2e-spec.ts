@@ -1,6 +1,6 @@
 import { SERVER_POOL_SIZE } from '../src/database/data-source-options';
 import { bearer, BLOGS, BODY, sleep } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 /** The value of the sample `name{labels}` in a Prometheus text exposition, or undefined. */
 function sample(text: string, name: string, labels: Readonly<Record<string, string>>): number | undefined {
@@ -21,15 +21,7 @@ const count = (text: string, method: string, route: string, status: number): num
   sample(text, 'http_request_duration_seconds_count', { method, route, status_code: String(status) }) ?? 0;
 
 describe('GET /metrics (Prometheus)', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ READS_REQUIRE_AUTH: 'true' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ READS_REQUIRE_AUTH: 'true' });
 
   const scrape = async (): Promise<string> => {
     const res = await t.http.get('/metrics').expect(200);

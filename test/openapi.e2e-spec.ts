@@ -1,204 +1,197 @@
 import { MAX_BODY_BYTES } from '../src/common/http/json-body.interceptor';
-import { bearer, BLOGS, BODY, expectJsonError } from './support/blog-api';
+import { bearer, BLOGS, BODY, createBlog, expectJsonError } from './support/blog-api';
 import { OpenApiContract, OpenApiMethod } from './support/openapi-contract';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp, useTestDatabase } from './support/test-app';
 
 const COLLECTION = '/api/v1/blogs';
 const ITEM = '/api/v1/blogs/{id}';
 
-describe('OpenAPI document and contract', () => {
+describe('OpenAPI document and the responses it describes', () => {
   const contract = new OpenApiContract();
-  let t: TestApp;
+  // The apps run one after another on one database (an embedded one admits one app at a time).
+  const database = useTestDatabase();
   let aliceToken: string;
   let blogId: number;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    aliceToken = t.token('alice');
-    const created = await t.http.post(BLOGS).set('Authorization', bearer(aliceToken)).send(BODY).expect(201);
-    blogId = (created.body as { id: number }).id;
-  });
+  describe('with the default configuration', () => {
+    const t = useTestApp({}, { database });
 
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  describe('served document', () => {
-    it('GET /api/docs-json serves the committed openapi.json, without a token', async () => {
-      const res = await t.http.get('/api/docs-json').expect(200);
-
-      expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.body).toEqual(contract.document);
+    beforeAll(async () => {
+      aliceToken = t.token('alice');
+      blogId = (await createBlog(t, 'alice')).body.id;
     });
 
-    it('GET /api/docs serves Swagger UI, without a token', async () => {
-      const res = await t.http.get('/api/docs').expect(200);
+    describe('served document', () => {
+      it('GET /api/docs-json serves the committed openapi.json, without a token', async () => {
+        const res = await t.http.get('/api/docs-json').expect(200);
 
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.text).toContain('swagger-ui');
-    });
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.body).toEqual(contract.document);
+      });
 
-    it('documents the four operations at their canonical paths only, with the bearer scheme', () => {
-      const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
-        Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
-      );
+      it('GET /api/docs serves Swagger UI, without a token', async () => {
+        const res = await t.http.get('/api/docs').expect(200);
 
-      expect(operations).toEqual(
-        expect.arrayContaining([
-          'GET /api/v1/blogs listBlogs',
-          'POST /api/v1/blogs createBlog',
-          'GET /api/v1/blogs/{id} getBlog',
-          'PUT /api/v1/blogs/{id} updateBlog',
-        ]),
-      );
-      expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(4);
-      expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
-    });
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.text).toContain('swagger-ui');
+      });
 
-    it('every documented example matches its own schema', () => {
-      const problems: string[] = [];
-      for (const [path, ops] of Object.entries(contract.document.paths)) {
-        for (const [method, op] of Object.entries(ops)) {
-          for (const [status, response] of Object.entries(op.responses)) {
-            for (const [mediaType, media] of Object.entries(response.content ?? {})) {
-              if (media.example === undefined) continue;
-              const pointer = ['', 'paths', path, method, 'responses', status, 'content', mediaType, 'schema']
-                .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
-                .join('/');
-              for (const error of contract.errorsOf(pointer, media.example)) {
-                problems.push(`${method} ${path} ${status}: ${error}`);
+      it('documents the four operations at their canonical paths only, with the bearer scheme', () => {
+        const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
+          Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+        );
+
+        expect(operations).toEqual(
+          expect.arrayContaining([
+            'GET /api/v1/blogs listBlogs',
+            'POST /api/v1/blogs createBlog',
+            'GET /api/v1/blogs/{id} getBlog',
+            'PUT /api/v1/blogs/{id} updateBlog',
+          ]),
+        );
+        expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(4);
+        expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
+      });
+
+      it('every documented example matches its own schema', () => {
+        const problems: string[] = [];
+        for (const [path, ops] of Object.entries(contract.document.paths)) {
+          for (const [method, op] of Object.entries(ops)) {
+            for (const [status, response] of Object.entries(op.responses)) {
+              for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+                if (media.example === undefined) continue;
+                const pointer = ['', 'paths', path, method, 'responses', status, 'content', mediaType, 'schema']
+                  .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+                  .join('/');
+                for (const error of contract.errorsOf(pointer, media.example)) {
+                  problems.push(`${method} ${path} ${status}: ${error}`);
+                }
               }
             }
           }
         }
-      }
 
-      expect(problems).toEqual([]);
-    });
-  });
-
-  describe('real responses match the document', () => {
-    const check = (method: OpenApiMethod, path: string, res: Parameters<OpenApiContract['expectDocumented']>[2]) =>
-      contract.expectDocumented(method, path, res);
-
-    it('list: 200 with the envelope, 400 on a bad query', async () => {
-      const page = await t.http.get(`${BLOGS}?limit=5&offset=0`).expect(200);
-      expect((page.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
-      check('get', COLLECTION, page);
-
-      const bad = await t.http.get(`${BLOGS}?limit=0`);
-      expectJsonError(bad, 400);
-      check('get', COLLECTION, bad);
+        expect(problems).toEqual([]);
+      });
     });
 
-    it('read: 200, 400 on a bad id, 404 when absent', async () => {
-      check('get', ITEM, await t.http.get(`${BLOGS}/${blogId}`).expect(200));
-      check('get', ITEM, await t.http.get(`${BLOGS}/abc`).expect(400));
-      check('get', ITEM, await t.http.get(`${BLOGS}/2147483647`).expect(404));
-    });
+    describe('real responses match the document', () => {
+      const check = (method: OpenApiMethod, path: string, res: Parameters<OpenApiContract['expectDocumented']>[2]) =>
+        contract.expectDocumented(method, path, res);
 
-    it('create: 201 with Location, 400 (list of messages and malformed JSON), 401 (none and rejected), 413, 415', async () => {
-      const created = await t.http.post(BLOGS).set('Authorization', bearer(aliceToken)).send(BODY).expect(201);
-      check('post', COLLECTION, created);
-      expect(created.headers.location).toBe(`${BLOGS}/${(created.body as { id: number }).id}`);
+      it('list: 200 with the envelope, 400 on a bad query', async () => {
+        const page = await t.http.get(`${BLOGS}?limit=5&offset=0`).expect(200);
+        expect((page.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+        check('get', COLLECTION, page);
 
-      const invalid = await t.http.post(BLOGS).set('Authorization', bearer(aliceToken)).send({ title: '' });
-      expect(invalid.status).toBe(400);
-      expect(Array.isArray((invalid.body as { message: unknown }).message)).toBe(true);
-      check('post', COLLECTION, invalid);
+        const bad = await t.http.get(`${BLOGS}?limit=0`);
+        expectJsonError(bad, 400);
+        check('get', COLLECTION, bad);
+      });
 
-      const malformed = await t.http
-        .post(BLOGS)
-        .set('Authorization', bearer(aliceToken))
-        .set('Content-Type', 'application/json')
-        .send('{"title":');
-      expect(malformed.status).toBe(400);
-      check('post', COLLECTION, malformed);
+      it('read: 200, 400 on a bad id, 404 when absent', async () => {
+        check('get', ITEM, await t.http.get(`${BLOGS}/${blogId}`).expect(200));
+        check('get', ITEM, await t.http.get(`${BLOGS}/abc`).expect(400));
+        check('get', ITEM, await t.http.get(`${BLOGS}/2147483647`).expect(404));
+      });
 
-      check('post', COLLECTION, await t.http.post(BLOGS).send(BODY).expect(401));
-      check('post', COLLECTION, await t.http.post(BLOGS).set('Authorization', 'Bearer nope').send(BODY).expect(401));
+      it('create: 201 with Location, 400 (list of messages and malformed JSON), 401 (none and rejected), 413, 415', async () => {
+        const created = await t.http.post(BLOGS).set('Authorization', bearer(aliceToken)).send(BODY).expect(201);
+        check('post', COLLECTION, created);
+        expect(created.headers.location).toBe(`${BLOGS}/${(created.body as { id: number }).id}`);
 
-      const tooLarge = await t.http
-        .post(BLOGS)
-        .set('Authorization', bearer(aliceToken))
-        .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ ...BODY, content: 'x'.repeat(MAX_BODY_BYTES) }));
-      expect(tooLarge.status).toBe(413);
-      check('post', COLLECTION, tooLarge);
+        const invalid = await t.http.post(BLOGS).set('Authorization', bearer(aliceToken)).send({ title: '' });
+        expect(invalid.status).toBe(400);
+        expect(Array.isArray((invalid.body as { message: unknown }).message)).toBe(true);
+        check('post', COLLECTION, invalid);
 
-      const textPlain = await t.http
-        .post(BLOGS)
-        .set('Authorization', bearer(aliceToken))
-        .set('Content-Type', 'text/plain')
-        .send('hello');
-      expect(textPlain.status).toBe(415);
-      check('post', COLLECTION, textPlain);
-    });
+        const malformed = await t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(aliceToken))
+          .set('Content-Type', 'application/json')
+          .send('{"title":');
+        expect(malformed.status).toBe(400);
+        check('post', COLLECTION, malformed);
 
-    it('update: 200, 400, 401, 403, 404, 413, 415', async () => {
-      const path = `${BLOGS}/${blogId}`;
-      const updated = await t.http
-        .put(path)
-        .set('Authorization', bearer(aliceToken))
-        .send({ ...BODY, title: 'Changed' })
-        .expect(200);
-      check('put', ITEM, updated);
+        check('post', COLLECTION, await t.http.post(BLOGS).send(BODY).expect(401));
+        check('post', COLLECTION, await t.http.post(BLOGS).set('Authorization', 'Bearer nope').send(BODY).expect(401));
 
-      check('put', ITEM, await t.http.put(path).set('Authorization', bearer(aliceToken)).send({}).expect(400));
-      check(
-        'put',
-        ITEM,
-        await t.http.put(`${BLOGS}/0`).set('Authorization', bearer(aliceToken)).send(BODY).expect(400),
-      );
-      check('put', ITEM, await t.http.put(path).send(BODY).expect(401));
-      check(
-        'put',
-        ITEM,
-        await t.http
-          .put(path)
-          .set('Authorization', bearer(t.token('bob')))
-          .send(BODY)
-          .expect(403),
-      );
-      check(
-        'put',
-        ITEM,
-        await t.http.put(`${BLOGS}/2147483647`).set('Authorization', bearer(aliceToken)).send(BODY).expect(404),
-      );
-      const tooLarge = await t.http
-        .put(path)
-        .set('Authorization', bearer(aliceToken))
-        .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ ...BODY, content: 'x'.repeat(MAX_BODY_BYTES) }));
-      expect(tooLarge.status).toBe(413);
-      check('put', ITEM, tooLarge);
-      check(
-        'put',
-        ITEM,
-        await t.http
-          .put(path)
+        const tooLarge = await t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(aliceToken))
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ ...BODY, content: 'x'.repeat(MAX_BODY_BYTES) }));
+        expect(tooLarge.status).toBe(413);
+        check('post', COLLECTION, tooLarge);
+
+        const textPlain = await t.http
+          .post(BLOGS)
           .set('Authorization', bearer(aliceToken))
           .set('Content-Type', 'text/plain')
-          .send('x')
-          .expect(415),
-      );
-    });
+          .send('hello');
+        expect(textPlain.status).toBe(415);
+        check('post', COLLECTION, textPlain);
+      });
 
-    it('health and metrics answer as documented', async () => {
-      check('get', '/health/live', await t.http.get('/health/live').expect(200));
-      check('get', '/health/ready', await t.http.get('/health/ready').expect(200));
-      check('get', '/metrics', await t.http.get('/metrics').expect(200));
+      it('update: 200, 400, 401, 403, 404, 413, 415', async () => {
+        const path = `${BLOGS}/${blogId}`;
+        const updated = await t.http
+          .put(path)
+          .set('Authorization', bearer(aliceToken))
+          .send({ ...BODY, title: 'Changed' })
+          .expect(200);
+        check('put', ITEM, updated);
+
+        check('put', ITEM, await t.http.put(path).set('Authorization', bearer(aliceToken)).send({}).expect(400));
+        check(
+          'put',
+          ITEM,
+          await t.http.put(`${BLOGS}/0`).set('Authorization', bearer(aliceToken)).send(BODY).expect(400),
+        );
+        check('put', ITEM, await t.http.put(path).send(BODY).expect(401));
+        check(
+          'put',
+          ITEM,
+          await t.http
+            .put(path)
+            .set('Authorization', bearer(t.token('bob')))
+            .send(BODY)
+            .expect(403),
+        );
+        check(
+          'put',
+          ITEM,
+          await t.http.put(`${BLOGS}/2147483647`).set('Authorization', bearer(aliceToken)).send(BODY).expect(404),
+        );
+        const tooLarge = await t.http
+          .put(path)
+          .set('Authorization', bearer(aliceToken))
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ ...BODY, content: 'x'.repeat(MAX_BODY_BYTES) }));
+        expect(tooLarge.status).toBe(413);
+        check('put', ITEM, tooLarge);
+        check(
+          'put',
+          ITEM,
+          await t.http
+            .put(path)
+            .set('Authorization', bearer(aliceToken))
+            .set('Content-Type', 'text/plain')
+            .send('x')
+            .expect(415),
+        );
+      });
+
+      it('health and metrics answer as documented', async () => {
+        check('get', '/health/live', await t.http.get('/health/live').expect(200));
+        check('get', '/health/ready', await t.http.get('/health/ready').expect(200));
+        check('get', '/metrics', await t.http.get('/metrics').expect(200));
+      });
     });
   });
 
   describe('with READS_REQUIRE_AUTH=true', () => {
-    let secured: TestApp;
-
-    beforeAll(async () => {
-      await t.close({ keepDatabase: true });
-      secured = await createTestApp({ READS_REQUIRE_AUTH: 'true' }, t.database);
-      t = secured;
-    });
+    const secured = useTestApp({ READS_REQUIRE_AUTH: 'true' }, { database });
 
     it('list and read: 401 without a token, documented; the docs stay public', async () => {
       check401('get', COLLECTION, await secured.http.get(BLOGS).expect(401));

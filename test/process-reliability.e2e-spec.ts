@@ -42,8 +42,8 @@ function blogInput(label: string): BlogInput {
   return { title: `${label} title`, content: `${label} content`, author: `${label} author` };
 }
 
-/** The contract's error body for `status`. */
-function isContractError(exchange: Exchange, status: number): boolean {
+/** The JSON error body for `status`. */
+function isErrorBody(exchange: Exchange, status: number): boolean {
   if (exchange.status !== status) return false;
   try {
     const body = JSON.parse(exchange.text) as Record<string, unknown>;
@@ -470,12 +470,12 @@ if (clusterUnavailable !== undefined)
 
         // Before the crash: all served.
         expect(all.filter((e) => e.endedAt < stopStarted && e.status === 503)).toEqual([]);
-        // While the database was down: every request 503, the contract body, Retry-After, within 5 s.
+        // While the database was down: every request 503, the JSON error body, Retry-After, within 5 s.
         const outage = all.filter((e) => e.startedAt >= stopped && e.endedAt <= startStarted);
         expect(outage.length).toBeGreaterThan(20);
-        expect(
-          outage.filter((e) => !isContractError(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after']))),
-        ).toEqual([]);
+        expect(outage.filter((e) => !isErrorBody(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after'])))).toEqual(
+          [],
+        );
         expect(readyDuringOutage.map((e) => e.status)).toEqual([503, 503, 503, 503]);
         expect(liveDuringOutage.map((e) => e.status)).toEqual([200, 200, 200, 200]);
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { BLOGS, BODY, bearer, sleep } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // One request must not stall the service: each hostile request below is answered within 2 s, and
 // /health/live probes sent while it runs within 1 s. Requests go over real sockets to a listening
@@ -16,21 +16,16 @@ interface Reply {
   readonly ms: number;
 }
 
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
 let port: number;
 let token: string;
 let blogId: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_ENABLED: 'false' });
   await t.app.listen(0, '127.0.0.1');
   port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
   token = bearer(t.token('owner'));
   blogId = (await t.http.post(BLOGS).set('Authorization', token).send(BODY).expect(201)).body.id;
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 /** Sends one request on its own connection and times it until the whole answer has arrived. */

@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 import type { TestApp } from './test-app';
 
-// Shared pieces of the blog e2e specs: the API's path and shapes, and the checks every spec makes
-// the same way (the contract's JSON error body, the 401 challenge, what is stored).
+// Shared pieces of the blog e2e specs: the API's path and shapes, the blog factory, and the checks
+// every spec makes the same way (the JSON error body, the 401 challenge, what is stored).
 
 /** The canonical path of the blogs collection (`/api/blogs` and `/v1/blogs` are aliases). */
 export const BLOGS = '/api/v1/blogs';
@@ -50,6 +50,29 @@ export interface StoredBlog extends BlogInput {
 /** A valid create or update body. */
 export const BODY: Readonly<BlogInput> = { title: 'A title', content: 'Some content', author: 'Alice' };
 
+/** A valid create or update body: {@link BODY} with `overrides`. */
+export function blogInput(overrides: Partial<BlogInput> = {}): BlogInput {
+  return { ...BODY, ...overrides };
+}
+
+/** A created blog: the 201 response, its body typed. */
+export type CreatedBlog = Response & { body: BlogBody };
+
+/** Creates `blogInput(overrides)` owned by `sub` through `POST` on `path` and expects 201. */
+export async function createBlog(
+  t: TestApp,
+  sub: string,
+  overrides: Partial<BlogInput> = {},
+  path: string = BLOGS,
+): Promise<CreatedBlog> {
+  const res = await t.http
+    .post(path)
+    .set('Authorization', bearer(t.token(sub)))
+    .send(blogInput(overrides));
+  expect(res.status).toBe(201);
+  return res;
+}
+
 /** The `Authorization` header value for `token`. */
 export function bearer(token: string): string {
   return `Bearer ${token}`;
@@ -67,7 +90,7 @@ export function messagesOf(res: Response): string[] {
 }
 
 /**
- * The contract's error response for `status`: served as JSON, the body exactly
+ * The error response for `status`: served as JSON, the body exactly
  * `{ statusCode, error, message }` with `error` the standard reason phrase, and `message` a
  * non-empty string or a non-empty list of non-empty strings.
  */
@@ -86,7 +109,7 @@ export function expectJsonError(res: Response, status: number): void {
   }
 }
 
-/** The contract's 401: the JSON error body and a `WWW-Authenticate: Bearer…` challenge. */
+/** A 401: the JSON error body and a `WWW-Authenticate: Bearer…` challenge. */
 export function expectUnauthorized(res: Response): void {
   expectJsonError(res, 401);
   expect(res.headers['www-authenticate']).toMatch(/^Bearer(\s|$)/);

@@ -13,6 +13,9 @@ import { createTestDatabase, TestDatabase } from './test-database';
 /** The HS256 secret the e2e apps verify with (48 bytes). */
 export const TEST_JWT_SECRET = 'e2e-test-secret-0123456789abcdefghijklmnopqrstuv';
 
+/** Configuration variables; `undefined` removes one. */
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** A running app for one test file, talking HTTP through supertest. */
 export interface TestApp {
   readonly app: INestApplication;
@@ -45,7 +48,7 @@ export interface TestAppOptions {
  *   (`NODE_ENV=test`, `JWT_SECRET=TEST_JWT_SECRET`); `undefined` removes a variable.
  */
 export async function createTestApp(
-  env: Readonly<Record<string, string | undefined>> = {},
+  env: Env = {},
   database?: TestDatabase,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
@@ -82,8 +85,72 @@ export async function createTestApp(
   };
 }
 
+/** How {@link useTestApp} runs its app, beyond {@link TestAppOptions}. */
+export interface UseTestAppOptions extends TestAppOptions {
+  /** A database shared with other apps of the file (see {@link useTestDatabase}); the app leaves it in place. */
+  readonly database?: () => TestDatabase;
+}
+
+/**
+ * Runs one app for the enclosing `describe` (or file): started in `beforeAll`, closed in
+ * `afterAll`. The handle's members are valid inside tests and hooks registered after this call.
+ *
+ * @param env - as for {@link createTestApp}; a function when a value is only known once earlier
+ *   `beforeAll` hooks ran (e.g. the port of a server the test starts).
+ */
+export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptions = {}): TestApp {
+  let current: TestApp | undefined;
+  const started = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the app runs only between its beforeAll and afterAll');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await createTestApp(typeof env === 'function' ? env() : env, options.database?.(), options);
+  });
+  afterAll(async () => {
+    await current?.close({ keepDatabase: options.database !== undefined });
+    current = undefined;
+  });
+  return {
+    get app() {
+      return started().app;
+    },
+    get http() {
+      return started().http;
+    },
+    get dataSource() {
+      return started().dataSource;
+    },
+    get database() {
+      return started().database;
+    },
+    token: (sub, tokenOptions) => started().token(sub, tokenOptions),
+    sign: (claims, signOptions, key) => started().sign(claims, signOptions, key),
+    close: async (closeOptions) => {
+      const app = started();
+      current = undefined; // closed early: afterAll has nothing left to close
+      await app.close(closeOptions);
+    },
+  };
+}
+
+/** One database for the apps of a file that run one after another: created in `beforeAll`, dropped in `afterAll`. */
+export function useTestDatabase(): () => TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return () => {
+    if (!database) throw new Error('useTestDatabase: the database exists only between its beforeAll and afterAll');
+    return database;
+  };
+}
+
 /** Runs `fn` with `vars` set in `process.env` (undefined deletes), then restores the environment. */
-async function withEnv<T>(vars: Readonly<Record<string, string | undefined>>, fn: () => Promise<T>): Promise<T> {
+async function withEnv<T>(vars: Env, fn: () => Promise<T>): Promise<T> {
   const saved = { ...process.env };
   for (const [name, value] of Object.entries(vars)) {
     if (value === undefined) delete process.env[name];
