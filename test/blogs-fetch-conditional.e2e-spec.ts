@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BLOGS, BODY, bearer } from './support/blog-api';
-import { createTestApp, TestApp } from './support/test-app';
+import { BLOGS, BODY, createBlog } from './support/blog-api';
+import { useTestApp } from './support/test-app';
 
 // The Fetch API (browsers, Node's fetch) adds `Cache-Control: no-cache` to every request carrying
 // If-None-Match; the directive is for caches, so the origin still answers 304.
