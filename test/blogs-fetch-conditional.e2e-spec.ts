@@ -6,25 +6,16 @@ import { useTestApp } from './support/test-app';
 // The Fetch API (browsers, Node's fetch) adds `Cache-Control: no-cache` to every request carrying
 // If-None-Match; the directive is for caches, so the origin still answers 304.
 describe('conditional reads through the Fetch API', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let url: string;
   let etag: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     const { port } = (t.app.getHttpServer() as Server).address() as AddressInfo;
-    const created = await t.http
-      .post(BLOGS)
-      .set('Authorization', bearer(t.token('alice')))
-      .send(BODY)
-      .expect(201);
+    const created = await createBlog(t, 'alice', BODY);
     url = `http://127.0.0.1:${port}${BLOGS}/${created.body.id}`;
     etag = created.headers.etag;
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('fetch with the current ETag in If-None-Match gets 304 and the ETag, no body', async () => {
