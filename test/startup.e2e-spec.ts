@@ -216,6 +216,19 @@ describe('start-up with a bad configuration', () => {
     },
   );
 
+  it('an unreachable database: start-up stops with one line naming host:port/database and what to check, no password, no stack', async () => {
+    const port = await freePort();
+
+    const exit = await runService({ ...valid(), DATABASE_URL: `postgres://blog:s3cret-pw@127.0.0.1:${port}/blogs` });
+
+    expect(exit.code).not.toBe(0);
+    expect(nonEmptyLines(exit.stderr)).toEqual([
+      `Cannot connect to PostgreSQL at 127.0.0.1:${port}/blogs (connect ECONNREFUSED 127.0.0.1:${port}): ` +
+        'check DATABASE_URL and that the server accepts connections',
+    ]);
+    expect(exit.stdout).toBe('');
+  });
+
   it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
     const port = await freePort();
     const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
