@@ -103,8 +103,8 @@ describe('request lines', () => {
     expect((await requestLine(a.headers['x-request-id'])).route).toBe('/api/v1/blogs');
   });
 
-  it('a request answered before routing (no route) is logged and has its id', async () => {
-    const res = await t.http.post('/no/such/path').send(BODY).expect(404);
+  it.each(['/no/such/path', '/api/v1/nothing'])('a request to %s (no route) is logged and has its id', async (path) => {
+    const res = await t.http.post(path).send(BODY).expect(404);
     const line = await requestLine(res.headers['x-request-id']);
     expect(line.res.statusCode).toBe(404);
     expect(line.route).toBeUndefined();

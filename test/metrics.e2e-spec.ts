@@ -54,6 +54,7 @@ describe('GET /metrics (Prometheus)', () => {
     await t.http.get(`${BLOGS}/2147483647`).set('Authorization', token).expect(404);
     await t.http.get(`${BLOGS}/${id}`).expect(401);
     await t.http.get('/no/such/path/12345').expect(404);
+    await t.http.get('/api/v1/nothing/12345').expect(404); // under the /api prefix too
     await t.http
       .post(BLOGS)
       .set('Authorization', token)
@@ -69,7 +70,8 @@ describe('GET /metrics (Prometheus)', () => {
     expect(delta('GET', '/api/v1/blogs/:id', 200)).toBe(2);
     expect(delta('GET', '/api/v1/blogs/:id', 404)).toBe(1);
     expect(delta('GET', '/api/v1/blogs/:id', 401)).toBe(1);
-    expect(delta('GET', 'unmatched', 404)).toBe(1);
+    expect(delta('GET', 'unmatched', 404)).toBe(2);
+    expect(after).not.toContain('splat');
     // The body is read after routing and authentication, so malformed JSON has its route.
     expect(delta('POST', '/api/v1/blogs', 400)).toBe(1);
     expect(after).not.toContain('12345');

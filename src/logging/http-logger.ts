@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DestinationStream, LevelWithSilent, Logger, pino, TransportSingleOptions } from 'pino';
 import { HttpLogger, pinoHttp } from 'pino-http';
+import { matchedRouteOf } from '../common/http/matched-route';
 import type { LoggingConfig } from '../config/logging.config';
 import { assignRequestId } from './request-id';
 
@@ -48,11 +49,6 @@ export function serializeError(error: Error): LoggedError {
   return { type: error.name, message: error.message, stack: error.stack };
 }
 
-function routeOf(request: IncomingMessage): string | undefined {
-  const route = (request as IncomingMessage & { route?: { path?: unknown } }).route;
-  return typeof route?.path === 'string' ? route.path : undefined;
-}
-
 function levelOf(_request: IncomingMessage, response: ServerResponse, error?: Error): LevelWithSilent {
   return error !== undefined || response.statusCode >= 500 ? 'error' : 'info';
 }
@@ -98,12 +94,12 @@ export function createHttpLogger(logger: Logger): HttpLogger {
       err: serializeError,
     },
     customLogLevel: levelOf,
-    customSuccessObject: (request, _response, value: object) => ({ ...value, route: routeOf(request) }),
+    customSuccessObject: (request, _response, value: object) => ({ ...value, route: matchedRouteOf(request) }),
     // pino-http's own Error for a 5xx carries no cause; the exception filter logs the real one.
     customErrorObject: (request, response, error, value) => ({
       res: (value as { res: unknown }).res,
       responseTime: (value as { responseTime: unknown }).responseTime,
-      route: routeOf(request),
+      route: matchedRouteOf(request),
       ...(response.statusCode >= 500 && error.message.startsWith('failed with status code') ? {} : { err: error }),
     }),
   });

@@ -21,6 +21,10 @@ describe('routeTemplateOf', () => {
     expect(routeTemplateOf(fakeRequest({ url: '/api/v1/blogs/12345' }))).toBe(UNMATCHED_ROUTE);
     expect(routeTemplateOf(fakeRequest({ route: {} }))).toBe(UNMATCHED_ROUTE);
   });
+
+  it('is "unmatched" when only a wildcard middleware mount set the route', () => {
+    expect(routeTemplateOf(fakeRequest({ route: { path: '/api{/*splat}' } }))).toBe(UNMATCHED_ROUTE);
+  });
 });
 
 describe('createHttpMetricsMiddleware', () => {

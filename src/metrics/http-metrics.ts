@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { Histogram } from 'prom-client';
+import { matchedRouteOf } from '../common/http/matched-route';
 
 /** Name of the request duration histogram (Prometheus naming: base unit seconds). */
 export const HTTP_REQUEST_DURATION = 'http_request_duration_seconds';
@@ -16,11 +17,9 @@ export const HTTP_DURATION_BUCKETS: readonly number[] = [
 /** The `route` label of requests that matched no route; raw URLs never become label values. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The route template Express matched (`/api/v1/blogs/:id`), or {@link UNMATCHED_ROUTE}. */
+/** The route template of the handler that took the request (`/api/v1/blogs/:id`), or {@link UNMATCHED_ROUTE}. */
 export function routeTemplateOf(request: Request): string {
-  const route: unknown = (request as { route?: unknown }).route;
-  const path: unknown = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
-  return typeof path === 'string' ? request.baseUrl + path : UNMATCHED_ROUTE;
+  return matchedRouteOf(request) ?? UNMATCHED_ROUTE;
 }
 
 /** Express middleware observing each sent response's duration in `histogram`, by method, route template and status. */
