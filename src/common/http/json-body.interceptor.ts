@@ -23,9 +23,46 @@ const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
 // body-parser hands on an empty JSON body as `{}`, but empty text is no JSON value (RFC 8259 §2).
 const emptyJsonBodies = new WeakSet<IncomingMessage>();
 
-/** body-parser `verify` callback: notes a JSON body of zero bytes. */
-export function noteEmptyJsonBody(request: IncomingMessage, _response: ServerResponse, raw: Buffer): void {
+/** Deepest nesting of objects and arrays a body may have (the body itself is level 1). */
+export const MAX_BODY_DEPTH = 32;
+
+const [QUOTE, BACKSLASH, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT] = [...'"\\[{]}'].map((c) =>
+  c.charCodeAt(0),
+);
+
+/**
+ * How deep arrays and objects nest in JSON text, counted on its bytes without parsing, given up
+ * past `limit` (then `limit + 1`): `JSON.parse` of a megabyte of `[` blocks the event loop for a second.
+ */
+export function jsonTextDepth(raw: Uint8Array, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i += 1) {
+    const byte = raw[i];
+    if (inString) {
+      if (byte === BACKSLASH) i += 1;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      depth += 1;
+      if (depth > limit) return limit + 1;
+      deepest = Math.max(deepest, depth);
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth -= 1;
+  }
+  return deepest;
+}
+
+/**
+ * body-parser `verify` callback: notes a JSON body of zero bytes.
+ * @throws a 400 client error for nesting deeper than {@link MAX_BODY_DEPTH}, before the text is parsed.
+ */
+export function verifyJsonBody(request: IncomingMessage, _response: ServerResponse, raw: Buffer): void {
   if (raw.length === 0) emptyJsonBodies.add(request);
+  if (jsonTextDepth(raw, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    const message = `request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`;
+    throw Object.assign(new Error(message), { status: 400, expose: true });
+  }
 }
 
 /** Replaces a body that was not read, or was empty, by the matching {@link UnreadBody}. */
@@ -40,7 +77,7 @@ export function classifyUnreadBody(request: BodyRequest): void {
 
 /**
  * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES}.
- * @throws body-parser's client errors: 413 too large, 400 malformed JSON or bad encoding.
+ * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
  */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
@@ -49,7 +86,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
       limit: MAX_BODY_BYTES,
       type: (request: IncomingMessage): boolean => isJsonContentType(request.headers['content-type']),
       strict: true,
-      verify: noteEmptyJsonBody,
+      verify: verifyJsonBody,
     }),
   );
 

@@ -6,11 +6,8 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
-import { UnreadBody } from '../http/json-body.interceptor';
+import { MAX_BODY_DEPTH, UnreadBody } from '../http/json-body.interceptor';
 import { JSON_CHARSET, JSON_MEDIA_TYPE } from '../http/json-content-type';
-
-/** Deepest nesting of objects and arrays a body may have (the body itself is level 1). */
-export const MAX_BODY_DEPTH = 32;
 
 /** Most own properties a body may have. */
 export const MAX_BODY_PROPERTIES = 16;
