@@ -282,6 +282,10 @@ describe('authentication with the default configuration', () => {
         .set('Authorization', bearer(t.token('bob', { scope: 'blogs:read blogs:write' })))
         .send({ title: 'hijacked', content: 'hijacked', author: 'Bob' });
       expectJsonError(res, 403);
+      // Ownership is the token's sub, not the blog's author field.
+      expect(res.body.message).toBe(
+        'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
+      );
       expect(await storedRow(t, blogId)).toEqual(before);
       const read = await t.http.get(`${BLOGS}/${blogId}`).expect(200);
       expect(read.body).toMatchObject({ title: 'Owned by alice', content: 'original', author: 'Alice' });

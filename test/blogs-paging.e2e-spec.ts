@@ -263,6 +263,13 @@ describe('blogs: list and paging (e2e)', () => {
       });
     });
 
+    it.each(['limit', 'offset'])('the message of %s=05 says leading zeros are not allowed', async (param) => {
+      const res = await t.http.get(`${BLOGS}?${param}=05`).expect(400);
+      expect(res.body.message).toEqual([
+        `${param} must be an integer in decimal digits, without sign or leading zeros`,
+      ]);
+    });
+
     it.each([
       ['a leading zero on zero', '00'],
       ['minus zero', '-0'],

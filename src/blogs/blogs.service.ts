@@ -69,7 +69,9 @@ export class BlogsService {
     const existing = await this.blogs.findById(id);
     if (!existing) throw new NotFoundException(`Blog ${id} not found`);
     if (owner !== undefined && existing.ownerSub !== owner) {
-      throw new ForbiddenException('Only the author of this blog may update it');
+      throw new ForbiddenException(
+        'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
+      );
     }
     if (ifMatch || ifNoneMatch) {
       throw new PreconditionFailedException(

@@ -19,7 +19,7 @@ export const API_ERRORS = {
   },
   403: {
     description: 'The token is valid but its subject may not do this.',
-    example: 'Only the author of this blog may update it',
+    example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
   },
   404: { description: 'No blog has this id.', example: 'Blog 42 not found' },
   412: {

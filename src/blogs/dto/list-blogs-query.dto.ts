@@ -19,7 +19,7 @@ export class ListBlogsQueryDto {
   @Transform(parseCanonicalInteger)
   @Max(PAGING.maxLimit)
   @Min(1)
-  @IsInt({ message: 'limit must be an integer written in decimal digits' })
+  @IsInt({ message: 'limit must be an integer in decimal digits, without sign or leading zeros' })
   readonly limit: number = PAGING.defaultLimit;
 
   @ApiPropertyOptional({
@@ -33,6 +33,6 @@ export class ListBlogsQueryDto {
   @Transform(parseCanonicalInteger)
   @Max(PAGING.maxOffset)
   @Min(0)
-  @IsInt({ message: 'offset must be an integer written in decimal digits' })
+  @IsInt({ message: 'offset must be an integer in decimal digits, without sign or leading zeros' })
   readonly offset: number = PAGING.defaultOffset;
 }

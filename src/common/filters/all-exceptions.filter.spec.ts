@@ -99,7 +99,12 @@ describe('AllExceptionsFilter', () => {
   });
 
   it('answers ForbiddenException with 403 and no WWW-Authenticate', () => {
-    filter.catch(new ForbiddenException('Only the author of this blog may update it'), host);
+    filter.catch(
+      new ForbiddenException(
+        'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
+      ),
+      host,
+    );
 
     expect(adapter.reply.mock.calls[0][1]).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     expect(adapter.reply.mock.calls[0][2]).toBe(403);
