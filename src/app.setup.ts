@@ -2,6 +2,7 @@ import { VersioningType } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestApplicationOptions } from '@nestjs/common';
+import compression from 'compression';
 import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { getToken } from '@willsoto/nestjs-prometheus';
@@ -20,6 +21,9 @@ import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from '.
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
+
+/** Smallest response body compressed (gzip, deflate or br, as `Accept-Encoding` allows), in bytes. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** Request headers a browser may send cross-origin, and response headers it may read (CORS). */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
@@ -50,6 +54,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
       maxAge: 600,
     });
   }
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
   app.disable('x-powered-by');
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
