@@ -44,7 +44,9 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());
   app.set('trust proxy', config?.trustProxy ?? false);
-  app.use(helmet());
+  // No upgrade-insecure-requests: over plain http at a non-loopback address it sends Swagger UI's
+  // assets to an https port that does not exist; https deployments have HSTS (docs/security.md).
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   if (config !== undefined && config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],
