@@ -10,7 +10,9 @@
 //   --connections C    concurrent connections (default 50)
 //   --rounds R         runs per scenario and server, alternating baseline and service; the
 //                      table shows medians (default 1)
-//   --scenarios a,b    subset of: read-one,list-first,list-deep,create,create-uncounted,update,mixed
+//   --scenarios a,b    subset of: read-one,list-first,list-deep,list-large,list-large-compressed,create,
+//                      create-uncounted,update,mixed (list-large: the 100 oldest blogs, ~10 kB of content each,
+//                      without and with Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --no-build         use the existing dist/
@@ -29,7 +31,19 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ALL_SCENARIOS = ['read-one', 'list-first', 'list-deep', 'create', 'create-uncounted', 'update', 'mixed'];
+const ALL_SCENARIOS = [
+  'read-one',
+  'list-first',
+  'list-deep',
+  'list-large',
+  'list-large-compressed',
+  'create',
+  'create-uncounted',
+  'update',
+  'mixed',
+];
+/** Blogs of ~10 kB content, the oldest of all, that the list-large scenarios page through 100 at a time. */
+const LARGE_BLOGS = 100;
 /** Scenarios run with the blog counter's insert trigger disabled, to show what the counter costs. */
 const UNCOUNTED = new Set(['create-uncounted']);
 const SEED_BATCH = 100_000;
@@ -103,6 +117,7 @@ async function main() {
   const baseline = await startServer('baseline', ['bench/baseline/server.mjs'], env);
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
+  await seedLargeBlogs(db);
 
   const results = {
     startedAt: new Date().toISOString(),
@@ -124,6 +139,7 @@ async function main() {
         ids: [1, total],
         updateIds,
         deepOffset: Math.max(0, total - 10),
+        largeOffset: Math.max(0, total - LARGE_BLOGS),
       };
       const runs = { baseline: [], service: [] };
       if (UNCOUNTED.has(scenario)) await db.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_inserted');
@@ -293,6 +309,17 @@ async function seed(db, target) {
   log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** The list-large scenarios' blogs: older than every seeded one, so they stay the last page. */
+async function seedLargeBlogs(db) {
+  await db.query(
+    `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+     SELECT 'Large blog ' || g, repeat('Lorem ipsum dolor sit amet, consectetur adipiscing elit. ', 180), 'Seeder',
+       'seed', t, t
+     FROM generate_series(1, $1::int) g, LATERAL (SELECT timestamptz '2000-01-01' + g * interval '1 second' AS t) s`,
+    [LARGE_BLOGS],
+  );
+}
+
 /** The blogs the update scenario rewrites: owned by the bench token's subject. */
 async function seedOwnBlogs(db) {
   const { rows } = await db.query(
@@ -386,6 +413,7 @@ function combine(runs) {
     p50: median(pick('p50')),
     p99: median(pick('p99')),
     cpuUsPerRequest: median(pick('cpuUsPerRequest')),
+    bytesPerResponse: Math.round(median(pick('bytesPerResponse'))),
     non2xx: pick('non2xx').reduce((a, b) => a + b, 0),
     errors: pick('errors').reduce((a, b) => a + b, 0),
     timeouts: pick('timeouts').reduce((a, b) => a + b, 0),
@@ -405,14 +433,14 @@ function table(step) {
   const lines = [
     `Blogs: ${step.rows.toLocaleString('en')} seeded · ${duration} s per run · ${rounds} round(s), medians · ${connections} connections · service peak RSS ${step.serviceRssPeakMb} MB · Node ${process.version}, service NODE_OPTIONS \`${IMAGE_NODE_OPTIONS}\``,
     '',
-    '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | bytes/response (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, s] of Object.entries(step.scenarios)) {
     lines.push(
       `| ${name} | ${Math.round(s.baseline.requestsPerSecond)} | ${Math.round(s.service.requestsPerSecond)} | ${s.ratio.requestsPerSecond.toFixed(2)} | ` +
         `${s.baseline.p50} / ${s.baseline.p99} | ${s.service.p50} / ${s.service.p99} | ${s.ratio.p99.toFixed(2)} | ` +
-        `${s.baseline.cpuUsPerRequest} / ${s.service.cpuUsPerRequest} | ` +
+        `${s.baseline.cpuUsPerRequest} / ${s.service.cpuUsPerRequest} | ${s.baseline.bytesPerResponse} / ${s.service.bytesPerResponse} | ` +
         `${s.baseline.non2xx}/${s.service.non2xx} | ${s.baseline.errors + s.baseline.timeouts}/${s.service.errors + s.service.timeouts} | ${s.service.rssPeakMb} |`,
     );
   }

@@ -7,7 +7,7 @@
 import autocannon from 'autocannon';
 
 const job = JSON.parse(process.argv[2]);
-const { scenario, token, ids, updateIds, deepOffset } = job;
+const { scenario, token, ids, updateIds, deepOffset, largeOffset } = job;
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const randomId = () => ids[0] + Math.floor(Math.random() * (ids[1] - ids[0] + 1));
 let sequence = 0;
@@ -25,6 +25,11 @@ const requests = {
   'read-one': () => ({ method: 'GET', path: `/api/v1/blogs/${randomId()}` }),
   'list-first': () => ({ method: 'GET', path: '/api/v1/blogs?limit=10&offset=0' }),
   'list-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&offset=${deepOffset}` }),
+  'list-large': () => ({ method: 'GET', path: `/api/v1/blogs?limit=100&offset=${largeOffset}` }),
+  'list-large-compressed': () => ({
+    ...requests['list-large'](),
+    headers: { 'accept-encoding': 'gzip, br' },
+  }),
   create: () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody() }),
   // The same requests; the bench disables the counter trigger around this scenario.
   'create-uncounted': () => requests.create(),
@@ -58,6 +63,7 @@ process.stdout.write(
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    bytesPerResponse: result.throughput.total / Math.max(1, result.requests.total),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
