@@ -97,7 +97,7 @@ if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
   cp /etc/ssl/certs/ca-certificates.crt "$WORK/npmconf/ca.crt"
   echo "cafile=/usr/local/etc/ca.crt" >"$WORK/npmconf/npmrc"
 fi
-printf 'registry=%s\nupdate-notifier=false\n' "$(npm config get registry)" >>"$WORK/npmconf/npmrc"
+printf 'registry=%s\nupdate-notifier=false\n' "$(npm config get registry 2>/dev/null)" >>"$WORK/npmconf/npmrc"
 
 echo "building $IMAGE"
 t0=$(now)
