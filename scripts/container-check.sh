@@ -65,7 +65,7 @@ if ! podman image exists "$BASE"; then
   if ! podman image exists localhost/debian-bookworm:minbase; then
     # The Debian mirror apt uses (one-line .list or deb822 .sources entries).
     mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-      | grep -oE '^(deb|URIs:)\s+\S+/debian/?(\s|$)' | awk '{ print $2; exit }' || true)
+      | sed -E 's/\[[^]]*\]//' | grep -oE '^(deb|URIs:)\s+\S+/debian/?(\s|$)' | awk '{ print $2; exit }' || true)
     debootstrap --variant=minbase bookworm "$WORK/rootfs" "${DEBIAN_MIRROR:-${mirror:-http://deb.debian.org/debian}}" \
       >"$WORK/debootstrap.log" 2>&1 || { tail -n 20 "$WORK/debootstrap.log" >&2; fail "debootstrap"; }
     tar --numeric-owner -C "$WORK/rootfs" -c . | podman import - localhost/debian-bookworm:minbase >/dev/null
@@ -116,7 +116,8 @@ t0=$(now)
 podman run -d --name "$NAME" --network=host -e PORT -e JWT_SECRET "$IMAGE" >/dev/null 2>"$WORK/podman.log" \
   || { cat "$WORK/podman.log" >&2; fail "podman run"; }
 ready=
-for _ in $(seq 1 120); do
+deadline=$((SECONDS + 120)) # a first start initialises the embedded database: seconds, more on a busy machine
+while [ "$SECONDS" -lt "$deadline" ]; do
   if node -e 'fetch(process.argv[1]).then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))' "$URL/health/ready"; then
     ready=$(elapsed "$t0" "$(now)")
     break
