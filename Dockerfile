@@ -1,4 +1,4 @@
-# Blog service image: build with the full toolchain, run with production dependencies only.
+# Blog service image: build with the full toolchain, run with pruned production dependencies only.
 #
 #   docker build -t blog-service .
 #   docker run --rm -p 3000:3000 -e JWT_SECRET="$(openssl rand -base64 48)" blog-service
@@ -23,7 +23,24 @@ RUN npm ci --no-audit --no-fund
 # are for the TypeORM CLI and jest, not for the service).
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+# Without its source maps: Node runs without --enable-source-maps here, so it never reads them.
+RUN npm run build && find dist -name '*.map' -delete
+
+# ---- deps: production dependencies, less what Node never loads --------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+
+# --ignore-scripts: no runtime dependency has an install script (pg is pure JavaScript, PGlite is
+# WebAssembly), and the lock file's only one belongs to a dev tool. --omit=optional: the lock file's
+# optional production packages are ts-node and TypeScript (an optional peer of TypeORM, for its CLI
+# on .ts files) and pg-cloudflare (for Cloudflare Workers only).
+# Then the files no require() reads: source maps, TypeScript sources and declarations, Markdown,
+# TypeORM's browser build and the PGlite extensions the schema does not use (the wasm and data
+# files stay). Pruned here, so the runtime stage copies the result and no layer keeps them.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+    && find node_modules -type f \( -name '*.map' -o -name '*.ts' -o -name '*.cts' -o -name '*.mts' -o -iname '*.md' \) -delete \
+    && rm -rf node_modules/typeorm/browser node_modules/@electric-sql/pglite/dist/*.tar.gz
 
 # ---- runtime -----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -38,15 +55,10 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 WORKDIR /app
 
-# Production dependencies only. --ignore-scripts: no runtime dependency has an install script
-# (pg is pure JavaScript, PGlite is WebAssembly), and the lock file's only one belongs to a dev tool.
 # Files stay owned by root, so the service cannot modify its own code or dependencies.
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
-    && npm cache clean --force \
-    && mkdir -p /app/data \
-    && chown node:node /app/data
-
+RUN mkdir -p /app/data && chown node:node /app/data
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 
 # The unprivileged user of the official Node image (uid 1000); it owns only /app/data.

@@ -30,10 +30,21 @@ describe('Dockerfile', () => {
     expect(args('FROM').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('builds with npm ci, and the final stage installs production dependencies only', () => {
+  it('builds with npm ci, and the final stage gets production dependencies only, from their own stage', () => {
     expect(args('RUN').some((a) => a.includes('npm ci'))).toBe(true);
-    expect(inLastStage('RUN').some((a) => /npm ci\b.*--omit=dev/.test(a))).toBe(true);
+    // FROM … AS name: the stage whose npm ci omits dev dependencies is where node_modules comes from.
+    const stages = instructions.reduce<{ name: string; run: string[] }[]>((all, i) => {
+      if (i.keyword === 'FROM') all.push({ name: /\bAS\s+(\S+)/i.exec(i.args)?.[1] ?? '', run: [] });
+      else if (i.keyword === 'RUN') all[all.length - 1].run.push(i.args);
+      return all;
+    }, []);
+    const production = stages.find((stage) => stage.run.some((a) => /npm ci\b.*--omit=dev/.test(a)));
+    expect(production?.name).toBeTruthy();
+    expect(inLastStage('COPY')).toContainEqual(
+      expect.stringMatching(new RegExp(`^--from=${production?.name} \\S*node_modules`)),
+    );
     expect(inLastStage('COPY').some((a) => a.startsWith('--from=build'))).toBe(true);
+    expect(inLastStage('RUN').some((a) => a.includes('npm ci'))).toBe(false);
   });
 
   it('runs as a non-root user with NODE_ENV=production', () => {
