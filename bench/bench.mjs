@@ -138,7 +138,8 @@ async function main() {
         token,
         ids: [1, total],
         updateIds,
-        deepOffset: Math.max(0, total - 10),
+        // The last page of ordinary blogs; the large ones are older still.
+        deepOffset: Math.max(0, total - LARGE_BLOGS - 10),
         largeOffset: Math.max(0, total - LARGE_BLOGS),
       };
       const runs = { baseline: [], service: [] };

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BLOGS, createBlog } from './support/blog-api';
+import { TEST_JWT_SECRET, useTestApp } from './support/test-app';
+
+const ROOT = join(__dirname, '..');
+
+/** The `sh` blocks of the README's curl walk-through, in order. */
+function walkthroughBlocks(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.split(/^## /m).find((part) => part.startsWith('Walk-through with curl')) ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+}
+
+// The README's commands, run as written against a database that already holds other blogs.
+describe("the README's curl walk-through", () => {
+  const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
+  let output: string;
+  let otherIds: number[];
+
+  beforeAll(async () => {
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = (t.app.getHttpServer() as Server).address() as AddressInfo;
+    otherIds = [(await createBlog(t, 'carol')).body.id, (await createBlog(t, 'carol')).body.id];
+    const [start, ...rest] = walkthroughBlocks();
+    // The first block starts the service and sets the variables: here the app runs already.
+    const setup = start
+      .split('\n')
+      .filter((line) => !/^export JWT_SECRET=|^npm start/.test(line))
+      .join('\n')
+      .replace('http://localhost:3000', `http://127.0.0.1:${port}`);
+    // Asynchronously: the app answering the commands runs in this process.
+    ({ stdout: output } = await promisify(execFile)('bash', ['-euc', [setup, ...rest].join('\n')], {
+      cwd: ROOT,
+      env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET },
+      encoding: 'utf8',
+    }));
+  }, 120_000);
+
+  it('has the blocks it walks through', () => {
+    expect(walkthroughBlocks()).toHaveLength(3);
+  });
+
+  it('takes the new id from Location, not from a guess', async () => {
+    const id = Number(output.split('\n')[0]);
+    expect(otherIds).not.toContain(id);
+    await expect(t.http.get(`${BLOGS}/${id}`)).resolves.toHaveProperty('body.title', 'Hello again');
+  });
+
+  it("reads it, lists, updates it as its owner, and another user's update is 403", () => {
+    expect(output).toMatch(/^HTTP\/1\.1 200 OK/m);
+    expect(output).toMatch(/^ETag: "\d+-1"/im);
+    expect(output).toContain('"limit":10,"offset":0');
+    expect(output).toContain('"title":"Hello again"');
+    expect(output).toContain('"statusCode":403');
+  });
+});
