@@ -53,6 +53,16 @@ describe('OpenAPI document and the responses it describes', () => {
         expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
       });
 
+      it.each([
+        ['post', COLLECTION, ['token (401)', 'content type (415)', 'body (400)'], ['id (400)', '(404)', '(403)']],
+        ['put', ITEM, ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)'], []],
+      ] as const)('%s %s describes the checks it makes, and only those', (method, path, made, notMade) => {
+        const description = contract.document.paths[path][method]?.description ?? '';
+
+        for (const check of made) expect(description).toContain(check);
+        for (const check of notMade) expect(description).not.toContain(check);
+      });
+
       it('every documented example matches its own schema', () => {
         const problems: string[] = [];
         for (const [path, ops] of Object.entries(contract.document.paths)) {

@@ -16,6 +16,7 @@ export interface OpenApiDocument {
 
 interface OperationObject {
   readonly operationId?: string;
+  readonly description?: string;
   readonly responses: Record<string, ResponseObject>;
 }
 
