@@ -798,7 +798,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "Only the author of this blog may update it"
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
