@@ -50,7 +50,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   if (config !== undefined && config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],
-      methods: ['GET', 'HEAD', 'POST', 'PUT'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: CORS_ALLOWED_HEADERS,
       exposedHeaders: CORS_EXPOSED_HEADERS,
       maxAge: 600,

@@ -2,9 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
+  ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiHeader,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -13,11 +15,13 @@ import {
   SecurityRequirementObject,
 } from '@nestjs/swagger';
 import { INT4_MAX } from '../common/canonical-integer';
+import { bodyMediaTypes } from '../common/http/json-content-type';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
+import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 
 const READ_ACCESS_NOTE =
@@ -112,6 +116,25 @@ export const ApiCreateBlog = (): MethodDecorator =>
     ApiErrorResponses(400, 401, 413, 415, 429, 503),
   );
 
+/** The `If-Match` and `If-None-Match` headers of a write; `action` starts their descriptions ("Update"). */
+const ApiPreconditionHeaders = (action: string): MethodDecorator =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description:
+        `${action} only if the blog's current ` + '`ETag` is one of these (strong comparison), or it exists (`*`).',
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        `${action} only if the blog's current ` + '`ETag` is none of these (`*`: never, since the blog exists).',
+    }),
+  );
+
+const WHO_MAY_WRITE = 'Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may';
+
 /** OpenAPI of `PUT /api/v1/blogs/:id`. */
 export const ApiUpdateBlog = (): MethodDecorator =>
   applyDecorators(
@@ -119,24 +142,58 @@ export const ApiUpdateBlog = (): MethodDecorator =>
       operationId: 'updateBlog',
       summary: 'Replace a blog',
       description:
-        'A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token ' +
-        'with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), ' +
+        'A full replacement of `title`, `content` and `author`. ' +
+        `${WHO_MAY_WRITE} update a blog. ` +
+        '`updatedAt` moves forward. Checks run in this order: token (401), ' +
         `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
         PRECONDITION_CHECKS,
     }),
     ApiBearerAuth(BEARER_SCHEME),
     ApiParam(ID_PARAM),
-    ApiHeader({
-      name: 'If-Match',
-      required: false,
-      description: "Update only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`).",
-    }),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description: "Update only if the blog's current `ETag` is none of these (`*`: never, since the blog exists).",
-    }),
+    ApiPreconditionHeaders('Update'),
     ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
     ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
+  );
+
+/** OpenAPI of `PATCH /api/v1/blogs/:id`. */
+export const ApiPatchBlog = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'patchBlog',
+      summary: 'Change some fields of a blog',
+      description:
+        'A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others ' +
+        'keep their values; `null` (which would remove a field) is 400. ' +
+        `${WHO_MAY_WRITE} change a blog. ` +
+        '`updatedAt` moves forward. Checks run in this order: token (401), ' +
+        `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
+        PRECONDITION_CHECKS,
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiParam(ID_PARAM),
+    ApiPreconditionHeaders('Change'),
+    ApiConsumes(...bodyMediaTypes('PATCH')),
+    ApiBody({ type: PatchBlogDto, description: 'At least one of `title`, `content` and `author`, nothing else.' }),
+    ApiOkResponse({ type: BlogResponse, description: 'The whole blog as stored.', headers: ETAG_HEADER }),
+    ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
+  );
+
+/** OpenAPI of `DELETE /api/v1/blogs/:id`. */
+export const ApiDeleteBlog = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'deleteBlog',
+      summary: 'Delete a blog',
+      description:
+        `${WHO_MAY_WRITE} delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. ` +
+        'Checks run in this order: token (401), id (400), existence (404), ownership (403). With `If-Match` / ' +
+        '`If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that ' +
+        'does not hold is 412 after ownership; nothing is deleted.',
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiParam(ID_PARAM),
+    ApiPreconditionHeaders('Delete'),
+    ApiNoContentResponse({ description: 'Deleted; no body.' }),
+    ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),
   );

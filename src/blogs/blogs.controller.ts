@@ -1,21 +1,44 @@
-import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  HttpStatus,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
+import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
 import { blogEntityTag } from './blog-entity-tag';
 import { BlogIdParam } from './blog-id.decorator';
 import { BLOGS_PATH } from './blog-paths';
-import { ApiBlogs, ApiCreateBlog, ApiGetBlog, ApiListBlogs, ApiUpdateBlog } from './blogs.api-docs';
-import { BlogsService } from './blogs.service';
+import {
+  ApiBlogs,
+  ApiCreateBlog,
+  ApiDeleteBlog,
+  ApiGetBlog,
+  ApiListBlogs,
+  ApiPatchBlog,
+  ApiUpdateBlog,
+} from './blogs.api-docs';
+import { BlogsService, WritePreconditions } from './blogs.service';
 import { BlogListResponse, BlogResponse, toBlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
+import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 
 /**
- * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true`, writes need a bearer token.
+ * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true`, writes (POST, PUT, PATCH, DELETE) need a bearer token.
  * Responses carrying one blog have its strong `ETag`; Express answers a matching `If-None-Match` with 304.
  */
 @Controller({ path: 'blogs', version: '1' })
@@ -64,11 +87,46 @@ export class BlogsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    const blog = await this.blogs.update(id, body, principal, {
-      ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
-      ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
-    });
+    const blog = await this.blogs.update(id, body, principal, writePreconditions(ifMatch, ifNoneMatch));
     response.setHeader('ETag', blogEntityTag(blog));
     return toBlogResponse(blog);
   }
+
+  @Patch(':id')
+  @ApiPatchBlog()
+  async patch(
+    @BlogIdParam() id: number,
+    @Body(NonEmptyBodyPipe) body: PatchBlogDto,
+    @CurrentPrincipal() principal: Principal,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BlogResponse> {
+    const blog = await this.blogs.update(id, body, principal, writePreconditions(ifMatch, ifNoneMatch));
+    response.setHeader('ETag', blogEntityTag(blog));
+    return toBlogResponse(blog);
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiDeleteBlog()
+  async remove(
+    @BlogIdParam() id: number,
+    @CurrentPrincipal() principal: Principal,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+  ): Promise<void> {
+    await this.blogs.remove(id, principal, writePreconditions(ifMatch, ifNoneMatch));
+  }
+}
+
+/**
+ * Parses the `If-Match` / `If-None-Match` values of a write, after its body was validated.
+ * @throws BadRequestException (400) naming the header, for a malformed value.
+ */
+function writePreconditions(ifMatch: string | undefined, ifNoneMatch: string | undefined): WritePreconditions {
+  return {
+    ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
+    ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
+  };
 }

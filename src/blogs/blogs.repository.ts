@@ -10,7 +10,10 @@ export interface BlogPage {
   readonly total: number;
 }
 
-/** Versions an update may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
+/** The fields an update sets: all three for a replacement (PUT), some for a merge patch (PATCH). */
+export type BlogChanges = Partial<Pick<Blog, 'title' | 'content' | 'author'>>;
+
+/** Versions a write (update, delete) may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
 export interface VersionCondition {
   readonly match?: readonly number[];
   readonly noneMatch?: readonly number[];
@@ -36,12 +39,18 @@ const FIND_BY_ID = `SELECT * FROM "blogs" WHERE "id" = $1`;
 
 const INSERT = `INSERT INTO "blogs" ("title", "content", "author", "owner_sub") VALUES ($1, $2, $3, $4) RETURNING *`;
 
-/** Ownership ($5, null: any) and versions ($6 allowed, $7 excluded; null: any) decided in the statement itself. */
-const UPDATE = `UPDATE "blogs" SET "title" = $2, "content" = $3, "author" = $4,
+/** The blog $1 when owned by $2 (null: any owner) at a version in $3 and not in $4 (null: any). */
+const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
+    AND ($3::int4[] IS NULL OR "version" = ANY($3::int4[])) AND ($4::int4[] IS NULL OR "version" <> ALL($4::int4[]))`;
+
+/** Sets the fields given in $5-$7 (null: kept), so that one statement serves PUT and PATCH. */
+const UPDATE = `UPDATE "blogs" SET "title" = COALESCE($5, "title"), "content" = COALESCE($6, "content"),
+    "author" = COALESCE($7, "author"),
     "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
-  WHERE "id" = $1 AND ($5::text IS NULL OR "owner_sub" = $5)
-    AND ($6::int4[] IS NULL OR "version" = ANY($6::int4[])) AND ($7::int4[] IS NULL OR "version" <> ALL($7::int4[]))
+  WHERE ${WRITABLE}
   RETURNING *`;
+
+const DELETE = `DELETE FROM "blogs" WHERE ${WRITABLE}`;
 
 type Row = Record<string, unknown>;
 
@@ -73,21 +82,35 @@ export class BlogsRepository {
   }
 
   /**
-   * Replaces title, content and author, advances `updatedAt` strictly and increments `version`,
-   * when `requiredOwner` (if given) owns the blog and its version meets `versions`.
+   * Sets the fields `changes` gives (all three for a replacement), advances `updatedAt` strictly and
+   * increments `version`, when `requiredOwner` (if given) owns the blog and its version meets `versions`.
    * @returns the row as stored, or null when no row changed.
    */
   async update(
     id: number,
-    input: BlogInputDto,
+    changes: BlogChanges,
     requiredOwner: string | undefined,
     versions: VersionCondition = {},
   ): Promise<Blog | null> {
-    const { match = null, noneMatch = null } = versions;
-    const values = [id, input.title, input.content, input.author, requiredOwner ?? null, match, noneMatch];
-    // TypeORM answers an UPDATE as [rows, affected count].
+    const { title = null, content = null, author = null } = changes;
+    const values = [...this.writable(id, requiredOwner, versions), title, content, author];
+    // TypeORM answers an UPDATE or a DELETE as [rows, affected count].
     const [[row]] = await this.blogs.query<[Row[], number]>(UPDATE, values);
     return row ? this.toEntity(row) : null;
+  }
+
+  /**
+   * Deletes the blog when `requiredOwner` (if given) owns it and its version meets `versions`.
+   * @returns whether a row was deleted.
+   */
+  async delete(id: number, requiredOwner: string | undefined, versions: VersionCondition = {}): Promise<boolean> {
+    const [, deleted] = await this.blogs.query<[Row[], number]>(DELETE, this.writable(id, requiredOwner, versions));
+    return deleted > 0;
+  }
+
+  /** The parameters $1-$4 of {@link WRITABLE}. */
+  private writable(id: number, requiredOwner: string | undefined, versions: VersionCondition): unknown[] {
+    return [id, requiredOwner ?? null, versions.match ?? null, versions.noneMatch ?? null];
   }
 
   private toEntity(row: Row): Blog {

@@ -30,7 +30,9 @@ export const API_ERRORS = {
   },
   413: { description: 'The body is larger than 1 MiB (1,048,576 bytes).', example: 'request entity too large' },
   415: {
-    description: 'The body is not `application/json` (optionally `charset=utf-8`).',
+    description:
+      'The body is not of a media type the operation takes (`application/json`; on PATCH also ' +
+      '`application/merge-patch+json`), optionally with `charset=utf-8`.',
     example: 'Content-Type must be application/json (optionally with charset=utf-8)',
   },
   429: {

@@ -9,14 +9,24 @@ export const OPENAPI_JSON_PATH = '/api/docs-json';
 export const BEARER_SCHEME = 'bearer';
 
 /** Schemas that describe a whole JSON object: a field not listed is an error (request) or never sent (response). */
-const CLOSED_SCHEMAS = ['CreateBlogDto', 'UpdateBlogDto', 'BlogResponse', 'BlogListResponse', 'ErrorResponse'];
+const CLOSED_SCHEMAS = [
+  'CreateBlogDto',
+  'UpdateBlogDto',
+  'PatchBlogDto',
+  'BlogResponse',
+  'BlogListResponse',
+  'ErrorResponse',
+];
+
+/** Request schemas of partial updates: `{}` is an error. */
+const NON_EMPTY_SCHEMAS = ['PatchBlogDto'];
 
 /** Builds the OpenAPI 3 document of `app`; call it after `setGlobalPrefix` and `enableVersioning`. */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Blog service')
     .setDescription(
-      'List, read, create and update blog entries over JSON/HTTP. Writes need a bearer token (JWT, HS256); ' +
+      'List, read, create, update and delete blog entries over JSON/HTTP. Writes need a bearer token (JWT, HS256); ' +
         'reads need one only when the service runs with `READS_REQUIRE_AUTH=true`. ' +
         '`/api/blogs…` and `/v1/blogs…` are aliases of the `/api/v1/blogs…` paths documented here. ' +
         'Every error answers `{statusCode, error, message}`.',
@@ -29,16 +39,20 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'HS256 JWT with `sub` and `exp`; `scope` `blogs:admin` may update any blog.',
+        description: 'HS256 JWT with `sub` and `exp`; `scope` `blogs:admin` may update or delete any blog.',
       },
       BEARER_SCHEME,
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  // @ApiProperty cannot say "no other properties", which the whitelist and the response mappers hold.
+  // @ApiProperty cannot say "no other properties" or "not empty", which the pipes and the response mappers hold.
   for (const name of CLOSED_SCHEMAS) {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
+  }
+  for (const name of NON_EMPTY_SCHEMAS) {
+    const schema = document.components?.schemas?.[name];
+    if (schema && !('$ref' in schema)) schema.minProperties = 1;
   }
   return document;
 }

@@ -3,8 +3,8 @@ import { classifyUnreadBody, jsonTextDepth, MAX_BODY_DEPTH, UnreadBody, verifyJs
 
 type FakeRequest = IncomingMessage & { body?: unknown };
 
-function fakeRequest(contentType: string | undefined, body: unknown): FakeRequest {
-  return { headers: { 'content-type': contentType }, body } as FakeRequest;
+function fakeRequest(contentType: string | undefined, body: unknown, method = 'POST'): FakeRequest {
+  return { method, headers: { 'content-type': contentType }, body } as FakeRequest;
 }
 
 const response = {} as ServerResponse;
@@ -24,8 +24,35 @@ describe('classifyUnreadBody', () => {
     ['no Content-Type', undefined],
     ['text/plain', 'text/plain'],
     ['JSON in latin1', 'application/json; charset=latin1'],
-  ])('marks an unread body with %s as an unsupported media type', (_name, contentType) => {
-    expect(classify(fakeRequest(contentType, undefined))).toBe(UnreadBody.UNSUPPORTED_MEDIA_TYPE);
+    ['a JSON Merge Patch', 'application/merge-patch+json'],
+  ])(
+    'marks an unread body of a POST or PUT with %s as an unsupported media type, JSON being the one accepted',
+    (_name, contentType) => {
+      for (const method of ['POST', 'PUT']) {
+        const body = classify(fakeRequest(contentType, undefined, method));
+        expect(body).toBeInstanceOf(UnreadBody);
+        expect(body).toHaveProperty('acceptedTypes', ['application/json']);
+      }
+    },
+  );
+
+  it.each([
+    ['application/merge-patch+json', UnreadBody.EMPTY],
+    ['application/merge-patch+json; charset=UTF-8', UnreadBody.EMPTY],
+    ['application/json', UnreadBody.EMPTY],
+  ])('marks an unread PATCH body of %s as empty', (contentType, expected) => {
+    expect(classify(fakeRequest(contentType, undefined, 'PATCH'))).toBe(expected);
+  });
+
+  it.each([
+    ['no Content-Type', undefined],
+    ['text/plain', 'text/plain'],
+    ['JSON Patch (RFC 6902)', 'application/json-patch+json'],
+    ['a merge patch in latin1', 'application/merge-patch+json; charset=latin1'],
+  ])('marks an unread PATCH body with %s as an unsupported media type, naming both accepted types', (_name, type) => {
+    const body = classify(fakeRequest(type, undefined, 'PATCH'));
+    expect(body).toBeInstanceOf(UnreadBody);
+    expect(body).toHaveProperty('acceptedTypes', ['application/merge-patch+json', 'application/json']);
   });
 
   it('leaves a parsed body alone', () => {

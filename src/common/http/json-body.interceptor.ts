@@ -3,17 +3,23 @@ import { json } from 'body-parser';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { from, Observable, switchMap } from 'rxjs';
-import { isJsonContentType } from './json-content-type';
+import { bodyMediaTypes, isJsonContentType } from './json-content-type';
 
 /** Largest accepted request body, in bytes (1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
 
-/** What `request.body` holds when no JSON value was read: `EMPTY` (400) or `UNSUPPORTED_MEDIA_TYPE` (415). */
+/** What `request.body` holds when no JSON value was read: {@link UnreadBody.EMPTY} (400) or an unsupported media type (415). */
 export class UnreadBody {
-  static readonly EMPTY = new UnreadBody('empty');
-  static readonly UNSUPPORTED_MEDIA_TYPE = new UnreadBody('unsupported media type');
+  /** A JSON content type without a body. */
+  static readonly EMPTY = new UnreadBody();
 
-  private constructor(readonly reason: string) {}
+  /** A body of none of `acceptedTypes`, the media types its method takes (`bodyMediaTypes`). */
+  static unsupportedMediaType(acceptedTypes: readonly string[]): UnreadBody {
+    return new UnreadBody(acceptedTypes);
+  }
+
+  /** @param acceptedTypes - set for an unsupported media type only. */
+  private constructor(readonly acceptedTypes?: readonly string[]) {}
 }
 
 type BodyRequest = IncomingMessage & { body?: unknown };
@@ -68,15 +74,17 @@ export function verifyJsonBody(request: IncomingMessage, _response: ServerRespon
 /** Replaces a body that was not read, or was empty, by the matching {@link UnreadBody}. */
 export function classifyUnreadBody(request: BodyRequest): void {
   if (request.body === undefined) {
-    const json = isJsonContentType(request.headers['content-type']);
-    request.body = json ? UnreadBody.EMPTY : UnreadBody.UNSUPPORTED_MEDIA_TYPE;
+    const accepted = bodyMediaTypes(request.method);
+    const json = isJsonContentType(request.headers['content-type'], accepted);
+    request.body = json ? UnreadBody.EMPTY : UnreadBody.unsupportedMediaType(accepted);
   } else if (emptyJsonBodies.has(request)) {
     request.body = UnreadBody.EMPTY;
   }
 }
 
 /**
- * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES}.
+ * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES};
+ * a PATCH body may also be a JSON Merge Patch (`bodyMediaTypes`).
  * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
  */
 @Injectable()
@@ -84,7 +92,8 @@ export class JsonBodyInterceptor implements NestInterceptor {
   private readonly parse = promisify<BodyRequest, ServerResponse, void>(
     json({
       limit: MAX_BODY_BYTES,
-      type: (request: IncomingMessage): boolean => isJsonContentType(request.headers['content-type']),
+      type: (request: IncomingMessage): boolean =>
+        isJsonContentType(request.headers['content-type'], bodyMediaTypes(request.method)),
       strict: true,
       verify: verifyJsonBody,
     }),

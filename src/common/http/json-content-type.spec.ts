@@ -1,4 +1,4 @@
-import { isJsonContentType } from './json-content-type';
+import { bodyMediaTypes, isJsonContentType } from './json-content-type';
 
 describe('isJsonContentType', () => {
   it.each([
@@ -37,5 +37,42 @@ describe('isJsonContentType', () => {
     ['an upper-case CHARSET name', 'application/json; CHARSET=latin1'],
   ])('rejects %s', (_name, contentType) => {
     expect(isJsonContentType(contentType)).toBe(false);
+  });
+});
+
+describe('bodyMediaTypes and isJsonContentType of a method', () => {
+  it.each([
+    ['POST', ['application/json']],
+    ['PUT', ['application/json']],
+    ['PATCH', ['application/merge-patch+json', 'application/json']],
+    [undefined, ['application/json']],
+  ])('%s takes %p', (method, types) => {
+    expect(bodyMediaTypes(method)).toEqual(types);
+  });
+
+  it.each([
+    'application/merge-patch+json',
+    'Application/Merge-Patch+JSON',
+    'application/merge-patch+json; charset=utf-8',
+    'application/json',
+    'application/json; charset=UTF-8',
+  ])('PATCH accepts %p', (contentType) => {
+    expect(isJsonContentType(contentType, bodyMediaTypes('PATCH'))).toBe(true);
+  });
+
+  it.each([
+    undefined,
+    'text/plain',
+    'application/json-patch+json',
+    'application/vnd.api+json',
+    'application/merge-patch+json; charset=latin1',
+    'application/*',
+  ])('PATCH rejects %p', (contentType) => {
+    expect(isJsonContentType(contentType, bodyMediaTypes('PATCH'))).toBe(false);
+  });
+
+  it('POST and PUT still reject a JSON Merge Patch', () => {
+    expect(isJsonContentType('application/merge-patch+json', bodyMediaTypes('POST'))).toBe(false);
+    expect(isJsonContentType('application/merge-patch+json', bodyMediaTypes('PUT'))).toBe(false);
   });
 });

@@ -26,10 +26,16 @@ describe('JsonBodyPipe', () => {
     throw new Error('transform did not throw');
   }
 
-  it('answers an unsupported media type with 415 naming the type and the charset', () => {
-    const error = thrown(UnreadBody.UNSUPPORTED_MEDIA_TYPE);
+  it.each([
+    [['application/json'], 'Content-Type must be application/json (optionally with charset=utf-8)'],
+    [
+      ['application/merge-patch+json', 'application/json'],
+      'Content-Type must be application/merge-patch+json or application/json (optionally with charset=utf-8)',
+    ],
+  ])('answers an unsupported media type (accepted: %p) with 415 naming the types and the charset', (types, message) => {
+    const error = thrown(UnreadBody.unsupportedMediaType(types));
     expect(error).toBeInstanceOf(UnsupportedMediaTypeException);
-    expect((error as UnsupportedMediaTypeException).message).toMatch(/application\/json.*utf-8/);
+    expect((error as UnsupportedMediaTypeException).message).toBe(message);
   });
 
   it('answers an empty JSON body with 400 "must be a JSON object"', () => {
@@ -39,7 +45,9 @@ describe('JsonBodyPipe', () => {
   });
 
   it('answers a body nobody classified (the pipe without setupApp) with 415, as an unread body', () => {
-    expect(thrown(undefined)).toBeInstanceOf(UnsupportedMediaTypeException);
+    expect(thrown(undefined)).toEqual(
+      new UnsupportedMediaTypeException('Content-Type must be application/json (optionally with charset=utf-8)'),
+    );
   });
 
   it.each([[[]], [['a']], ['text'], [42], [null], [true]])('rejects the JSON value %p with 400', (value) => {

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { MAX_BODY_DEPTH, UnreadBody } from '../http/json-body.interceptor';
-import { JSON_CHARSET, JSON_MEDIA_TYPE } from '../http/json-content-type';
+import { bodyMediaTypes, JSON_CHARSET } from '../http/json-content-type';
 
 /** Most own properties a body may have. */
 export const MAX_BODY_PROPERTIES = 16;
@@ -28,12 +28,12 @@ export class JsonBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'query') return rejectReservedKeys(value);
     if (metadata.type !== 'body') return value;
-    if (value === UnreadBody.UNSUPPORTED_MEDIA_TYPE || value === undefined) {
-      throw new UnsupportedMediaTypeException(
-        `Content-Type must be ${JSON_MEDIA_TYPE} (optionally with charset=${JSON_CHARSET})`,
-      );
+    // Nothing classified the body (`JsonBodyInterceptor` missing): it was not read.
+    if (value === undefined) throw unsupportedMediaType(bodyMediaTypes(undefined));
+    if (value instanceof UnreadBody) {
+      if (value.acceptedTypes !== undefined) throw unsupportedMediaType(value.acceptedTypes);
+      throw new BadRequestException('request body must be a JSON object, not empty');
     }
-    if (value === UnreadBody.EMPTY) throw new BadRequestException('request body must be a JSON object, not empty');
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new BadRequestException('request body must be a JSON object');
     }
@@ -47,22 +47,29 @@ export class JsonBodyPipe implements PipeTransform {
   }
 }
 
+function unsupportedMediaType(acceptedTypes: readonly string[]): UnsupportedMediaTypeException {
+  return new UnsupportedMediaTypeException(
+    `Content-Type must be ${acceptedTypes.join(' or ')} (optionally with charset=${JSON_CHARSET})`,
+  );
+}
+
 // Runs before class-transformer, whose copy is quadratic in the number of keys (docs/security.md).
 function rejectExcessProperties(body: object, dto: ArgumentMetadata['metatype']): void {
   const keys = Object.keys(body);
   if (keys.length <= MAX_BODY_PROPERTIES) return;
-  const known = new Set(
-    dto === undefined
-      ? []
-      : getMetadataStorage()
-          .getTargetValidationMetadatas(dto, '', true, false)
-          .map((rule) => rule.propertyName),
-  );
+  const known = new Set(validatedProperties(dto));
   const unknown = keys.filter((key) => !known.has(key)).slice(0, NAMED_UNKNOWN_PROPERTIES);
   throw new BadRequestException([
     `request body must not have more than ${MAX_BODY_PROPERTIES} properties; it has ${keys.length}`,
     ...unknown.map((key) => `property ${key} should not exist`),
   ]);
+}
+
+/** The properties `dto` has class-validator rules for, each once, in the order of their first rule. */
+export function validatedProperties(dto: ArgumentMetadata['metatype']): string[] {
+  if (dto === undefined) return [];
+  const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  return [...new Set(rules.map((rule) => rule.propertyName))];
 }
 
 /** How deep objects and arrays nest in `value` (0 for a primitive), without recursion; `limit + 1` past `limit`. */
