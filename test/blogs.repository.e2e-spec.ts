@@ -111,4 +111,53 @@ describe('BlogsRepository on the real database', () => {
   it('update of a missing blog changes nothing', async () => {
     await expect(repository.update(123_456, input(1), undefined)).resolves.toBeNull();
   });
+
+  it('update with some fields sets those and keeps the others, moving updatedAt and version as a replacement does', async () => {
+    const created = await repository.insert(input(1), 'alice');
+
+    const updated = await repository.update(created.id, { content: 'New content' }, 'alice');
+
+    expect(updated).toMatchObject({ title: 'Title 1', content: 'New content', author: 'Author 1', version: 2 });
+    expect(updated!.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
+    await expect(repository.findById(created.id)).resolves.toEqual(updated);
+  });
+
+  /** The number of blogs as `count(*)` sees it and as the trigger-kept counter holds it. */
+  async function counts(): Promise<{ rows: number; counter: number }> {
+    const [row] = await dataSource.query<{ rows: string | number; counter: string | number }[]>(
+      'SELECT (SELECT count(*) FROM "blogs") AS rows, (SELECT sum("n") FROM "blog_counts") AS counter',
+    );
+    return { rows: Number(row.rows), counter: Number(row.counter) };
+  }
+
+  it('delete removes the row and the counter follows; a second delete finds nothing', async () => {
+    const kept = await repository.insert(input(1), 'alice');
+    const created = await repository.insert(input(2), 'alice');
+    await expect(counts()).resolves.toEqual({ rows: 2, counter: 2 });
+
+    await expect(repository.delete(created.id, 'alice')).resolves.toBe(true);
+
+    await expect(repository.findById(created.id)).resolves.toBeNull();
+    await expect(repository.findById(kept.id)).resolves.toEqual(kept);
+    await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
+    await expect(repository.delete(created.id, 'alice')).resolves.toBe(false);
+    await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
+  });
+
+  it.each([
+    ['another owner', 'bob', {}, false],
+    ['the owner', 'alice', {}, true],
+    ['any owner', undefined, {}, true],
+    ['a matching version', 'alice', { match: [9, 1] }, true],
+    ['no matching version', 'alice', { match: [2] }, false],
+    ['an empty match list', 'alice', { match: [] }, false],
+    ['an excluded version', 'alice', { noneMatch: [1] }, false],
+    ['another excluded version', 'alice', { noneMatch: [2] }, true],
+  ])('delete with %s (owner %s, versions %j) deletes: %s', async (_name, owner, versions, deletes) => {
+    const created = await repository.insert(input(1), 'alice');
+
+    await expect(repository.delete(created.id, owner, versions)).resolves.toBe(deletes);
+    await expect(repository.findById(created.id)).resolves.toEqual(deletes ? null : created);
+    await expect(counts()).resolves.toEqual(deletes ? { rows: 0, counter: 0 } : { rows: 1, counter: 1 });
+  });
 });

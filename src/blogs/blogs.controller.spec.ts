@@ -29,11 +29,11 @@ const alice: Principal = { sub: 'alice', scopes: [] };
 
 describe('BlogsController', () => {
   let controller: BlogsController;
-  let service: { [K in 'list' | 'findOne' | 'create' | 'update']: jest.Mock };
+  let service: { [K in 'list' | 'findOne' | 'create' | 'update' | 'remove']: jest.Mock };
   let response: { setHeader: jest.Mock; location: jest.Mock };
 
   beforeEach(async () => {
-    service = { list: jest.fn(), findOne: jest.fn(), create: jest.fn(), update: jest.fn() };
+    service = { list: jest.fn(), findOne: jest.fn(), create: jest.fn(), update: jest.fn(), remove: jest.fn() };
     response = { setHeader: jest.fn(), location: jest.fn() };
     const moduleRef = await Test.createTestingModule({
       controllers: [BlogsController],
@@ -101,5 +101,46 @@ describe('BlogsController', () => {
       new BadRequestException('If-Match must be * or a comma-separated list of quoted entity tags'),
     );
     expect(service.update).not.toHaveBeenCalled();
+  });
+
+  it('patch hands the given fields and the preconditions to the service and answers the whole blog with its new ETag', async () => {
+    service.update.mockResolvedValueOnce({ ...blog, version: 5 });
+    const changes = { title: 'Title' };
+
+    await expect(controller.patch(7, changes, alice, '"7-4"', undefined, res())).resolves.toEqual(publicBlog);
+    expect(service.update).toHaveBeenCalledWith(7, changes, alice, {
+      ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-4"' }] },
+      ifNoneMatch: undefined,
+    });
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-5"');
+  });
+
+  it('patch answers 400 for a malformed If-None-Match without asking the service', async () => {
+    await expect(controller.patch(7, { author: 'A' }, alice, undefined, 'W/', res())).rejects.toThrow(
+      new BadRequestException('If-None-Match must be * or a comma-separated list of quoted entity tags'),
+    );
+    expect(service.update).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['no precondition', undefined, undefined, {}],
+    ['If-Match: *', '*', undefined, { ifMatch: { any: true } }],
+    ['If-None-Match', undefined, '"7-3"', { ifNoneMatch: { any: false, tags: [{ weak: false, opaque: '"7-3"' }] } }],
+  ])('remove passes %s to the service and answers nothing', async (_name, ifMatch, ifNoneMatch, expected) => {
+    service.remove.mockResolvedValueOnce(undefined);
+
+    await expect(controller.remove(7, alice, ifMatch, ifNoneMatch)).resolves.toBeUndefined();
+    expect(service.remove).toHaveBeenCalledWith(7, alice, { ifMatch: undefined, ifNoneMatch: undefined, ...expected });
+  });
+
+  it('remove answers 400 for a malformed If-Match without asking the service', async () => {
+    await expect(controller.remove(7, alice, '"a" "b"', undefined)).rejects.toThrow(BadRequestException);
+    expect(service.remove).not.toHaveBeenCalled();
+  });
+
+  it('remove lets the service decide absence, ownership and preconditions', async () => {
+    service.remove.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
+
+    await expect(controller.remove(7, alice, undefined, undefined)).rejects.toThrow(NotFoundException);
   });
 });

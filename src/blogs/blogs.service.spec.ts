@@ -12,7 +12,7 @@ import { BlogsRepository } from './blogs.repository';
 import { BlogsService, requiredOwner } from './blogs.service';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
-type RepositoryMock = { readonly [K in 'findById' | 'findPage' | 'insert' | 'update']: jest.Mock };
+type RepositoryMock = { readonly [K in 'findById' | 'findPage' | 'insert' | 'update' | 'delete']: jest.Mock };
 
 function makeBlog(overrides: Partial<Blog> = {}): Blog {
   return {
@@ -38,7 +38,7 @@ describe('BlogsService', () => {
   let repository: RepositoryMock;
 
   beforeEach(async () => {
-    repository = { findById: jest.fn(), findPage: jest.fn(), insert: jest.fn(), update: jest.fn() };
+    repository = { findById: jest.fn(), findPage: jest.fn(), insert: jest.fn(), update: jest.fn(), delete: jest.fn() };
     const moduleRef = await Test.createTestingModule({
       providers: [BlogsService, { provide: BlogsRepository, useValue: repository }],
     }).compile();
@@ -192,6 +192,131 @@ describe('BlogsService', () => {
     it('propagates a failure of the UPDATE', async () => {
       repository.update.mockRejectedValueOnce(new Error('deadlock'));
       await expect(service.update(7, input, alice)).rejects.toThrow('deadlock');
+    });
+
+    describe('partial changes (PATCH)', () => {
+      it.each([[{ title: 'Only the title' }], [{ content: 'c', author: 'a' }]])(
+        'hands exactly the given fields %p to the one UPDATE and returns the stored row',
+        async (changes) => {
+          const stored = makeBlog({ ...changes, version: 4 });
+          repository.update.mockResolvedValueOnce(stored);
+          await expect(service.update(7, changes, alice)).resolves.toBe(stored);
+          expect(repository.update).toHaveBeenCalledWith(7, changes, 'alice', {
+            match: undefined,
+            noneMatch: undefined,
+          });
+          expect(repository.findById).not.toHaveBeenCalled();
+        },
+      );
+
+      it('chooses 404, 403 and 412 as for a replacement', async () => {
+        const changes = { author: 'Mallory' };
+        repository.update.mockResolvedValue(undefined);
+        repository.findById.mockResolvedValueOnce(undefined);
+        await expect(service.update(7, changes, alice)).rejects.toThrow(NotFoundException);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.update(7, changes, bob)).rejects.toThrow(ForbiddenException);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(
+          service.update(7, changes, alice, { ifMatch: parseEntityTagCondition('If-Match', '"7-2"') }),
+        ).rejects.toThrow(PreconditionFailedException);
+      });
+    });
+  });
+
+  describe('remove', () => {
+    const ifMatch = (value: string) => ({ ifMatch: parseEntityTagCondition('If-Match', value) });
+    const ifNoneMatch = (value: string) => ({ ifNoneMatch: parseEntityTagCondition('If-None-Match', value) });
+
+    it('lets the owner delete, requiring the owner in the DELETE, without reading the blog', async () => {
+      repository.delete.mockResolvedValueOnce(true);
+      await expect(service.remove(7, alice)).resolves.toBeUndefined();
+      expect(repository.delete).toHaveBeenCalledWith(7, 'alice', { match: undefined, noneMatch: undefined });
+      expect(repository.findById).not.toHaveBeenCalled();
+    });
+
+    it('lets a holder of blogs:admin delete any blog (no owner required)', async () => {
+      repository.delete.mockResolvedValueOnce(true);
+      await expect(service.remove(7, admin)).resolves.toBeUndefined();
+      expect(repository.delete).toHaveBeenCalledWith(7, undefined, { match: undefined, noneMatch: undefined });
+    });
+
+    it('throws NotFoundException (404) naming the id when the DELETE deleted nothing and the blog does not exist', async () => {
+      repository.delete.mockResolvedValueOnce(false);
+      repository.findById.mockResolvedValueOnce(null);
+      await expect(service.remove(42, alice)).rejects.toThrow(new NotFoundException('Blog 42 not found'));
+      expect(repository.findById).toHaveBeenCalledWith(42);
+    });
+
+    it('throws ForbiddenException (403) saying who may delete, when the blog is someone else’s', async () => {
+      repository.delete.mockResolvedValueOnce(false);
+      repository.findById.mockResolvedValueOnce(makeBlog());
+      await expect(service.remove(7, bob)).rejects.toThrow(
+        new ForbiddenException(
+          'Only the owner of this blog (the token subject that created it) or a blogs:admin token may delete it',
+        ),
+      );
+      expect(repository.delete).toHaveBeenCalledWith(7, 'bob', { match: undefined, noneMatch: undefined });
+    });
+
+    it.each([
+      ['the owner', alice],
+      ['an admin', admin],
+    ])(
+      'throws InternalServerErrorException (500) when nothing was deleted for %s of an existing blog',
+      async (_who, principal) => {
+        repository.delete.mockResolvedValueOnce(false);
+        repository.findById.mockResolvedValueOnce(makeBlog());
+        await expect(service.remove(7, principal)).rejects.toThrow(
+          new InternalServerErrorException('The blog was not deleted'),
+        );
+      },
+    );
+
+    it('If-Match: the DELETE may remove only the versions its strong tags of this blog name', async () => {
+      repository.delete.mockResolvedValueOnce(true);
+      await service.remove(7, alice, ifMatch('"7-3", W/"7-4", "8-3"'));
+      expect(repository.delete).toHaveBeenCalledWith(7, 'alice', { match: [3], noneMatch: undefined });
+    });
+
+    it('If-Match: * puts no condition on the version; If-None-Match excludes the versions it names', async () => {
+      repository.delete.mockResolvedValue(true);
+      await service.remove(7, alice, ifMatch('*'));
+      expect(repository.delete).toHaveBeenLastCalledWith(7, 'alice', { match: undefined, noneMatch: undefined });
+      await service.remove(7, alice, ifNoneMatch('W/"7-1", "7-2"'));
+      expect(repository.delete).toHaveBeenLastCalledWith(7, 'alice', { match: undefined, noneMatch: [1, 2] });
+    });
+
+    it('If-None-Match: * → 412 for an existing blog without any DELETE', async () => {
+      repository.findById.mockResolvedValueOnce(makeBlog());
+      await expect(service.remove(7, alice, ifNoneMatch('*'))).rejects.toThrow(PreconditionFailedException);
+      expect(repository.delete).not.toHaveBeenCalled();
+    });
+
+    it('a precondition that does not hold: 412 naming the blog, when it exists and the principal may delete it', async () => {
+      repository.delete.mockResolvedValueOnce(false);
+      repository.findById.mockResolvedValueOnce(makeBlog());
+      await expect(service.remove(7, admin, ifMatch('"7-2"'))).rejects.toThrow(
+        new PreconditionFailedException(
+          'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
+        ),
+      );
+    });
+
+    it('404 and 403 come before 412', async () => {
+      repository.delete.mockResolvedValue(false);
+      repository.findById.mockResolvedValueOnce(null);
+      await expect(service.remove(7, alice, ifMatch('"7-2"'))).rejects.toThrow(NotFoundException);
+      repository.findById.mockResolvedValueOnce(makeBlog());
+      await expect(service.remove(7, bob, ifMatch('"7-2"'))).rejects.toThrow(ForbiddenException);
+      repository.findById.mockResolvedValueOnce(null);
+      await expect(service.remove(7, alice, ifNoneMatch('*'))).rejects.toThrow(NotFoundException);
+    });
+
+    it('propagates a failure of the DELETE', async () => {
+      repository.delete.mockRejectedValueOnce(new Error('connection lost'));
+      await expect(service.remove(7, alice)).rejects.toThrow('connection lost');
+      expect(repository.findById).not.toHaveBeenCalled();
     });
   });
 });

@@ -96,7 +96,9 @@ export class BlogsService {
       );
     }
     // Only something inside the database (a trigger, a rule) can refuse an allowed, unconditional write.
-    return new InternalServerErrorException(action === 'update' ? 'The update was not stored' : 'The blog was not deleted');
+    return new InternalServerErrorException(
+      action === 'update' ? 'The update was not stored' : 'The blog was not deleted',
+    );
   }
 }
 
