@@ -74,7 +74,7 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
     }
   });
 
-  it("writes are limited per token sub, not per address: alice's 3rd write is 429 and stores nothing, bob (same address) still writes", async () => {
+  it("writes (POST, PUT, PATCH, DELETE) are limited per token sub, not per address: alice's 3rd write is 429 and changes nothing, bob (same address) still writes", async () => {
     const ip = freshIp();
     const alice = bearer(t.token(`alice-${randomUUID()}`));
     const first = await t.http
@@ -104,6 +104,16 @@ describe('limits, trusting X-Forwarded-For (TRUST_PROXY=true): 3 reads per addre
       .send({ ...BODY, title: 'over the limit' });
     expectTooMany(limitedUpdate);
     contract.expectDocumented('put', '/api/v1/blogs/{id}', limitedUpdate);
+    const limitedPatch = await t.http
+      .patch(`${BLOGS}/${first.body.id}`)
+      .set('Authorization', alice)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send('{"title":"over the limit"}');
+    expectTooMany(limitedPatch);
+    contract.expectDocumented('patch', '/api/v1/blogs/{id}', limitedPatch);
+    const limitedDelete = await t.http.delete(`${BLOGS}/${first.body.id}`).set('Authorization', alice);
+    expectTooMany(limitedDelete);
+    contract.expectDocumented('delete', '/api/v1/blogs/{id}', limitedDelete);
 
     const [{ count: after }] = await t.dataSource.query('SELECT count(*)::int AS count FROM blogs');
     expect(after).toBe(before);
@@ -191,11 +201,11 @@ describe('TRUST_PROXY=false (the default), CORS_ORIGINS set, limits off', () => 
     const allowed = await strict.http
       .options(BLOGS)
       .set('Origin', 'https://app.example')
-      .set('Access-Control-Request-Method', 'POST');
+      .set('Access-Control-Request-Method', 'DELETE');
     expect(allowed.status).toBe(204);
     expect(allowed.headers).toMatchObject({
       'access-control-allow-origin': 'https://app.example',
-      'access-control-allow-methods': 'GET,HEAD,POST,PUT',
+      'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
       'access-control-allow-headers': expect.stringContaining('Authorization'),
       'access-control-max-age': '600',
     });

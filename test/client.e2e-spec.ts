@@ -100,6 +100,35 @@ describe('typed client (openapi-fetch) against the running service', () => {
     expect(stale.error?.error).toBe('Precondition Failed');
   });
 
+  it('patchBlog with some fields: 200 with the whole blog; the body is typed (no null)', async () => {
+    const { blog, etag } = await create();
+    const params = { path: { id: blog.id }, header: { 'If-Match': etag } };
+
+    const patched = await alice.PATCH('/api/v1/blogs/{id}', { params, body: { title: 'Patched' } });
+    expect(patched.response.status).toBe(200);
+    expect(patched.data).toEqual({ ...blog, title: 'Patched', updatedAt: patched.data?.updatedAt });
+    expect(patched.response.headers.get('etag')).not.toBe(etag);
+
+    const nulled = await alice.PATCH('/api/v1/blogs/{id}', {
+      params: { path: { id: blog.id } },
+      // @ts-expect-error `title` may be left out, not set to null
+      body: { title: null },
+    });
+    expect(nulled.response.status).toBe(400);
+  });
+
+  it('deleteBlog: 204 with neither data nor error; then getBlog: 404', async () => {
+    const { blog } = await create();
+
+    const { data, error, response } = await alice.DELETE('/api/v1/blogs/{id}', { params: { path: { id: blog.id } } });
+
+    expect(response.status).toBe(204);
+    expect(data).toBeUndefined();
+    expect(error).toBeUndefined();
+    const read = await alice.GET('/api/v1/blogs/{id}', { params: { path: { id: blog.id } } });
+    expect(read.response.status).toBe(404);
+  });
+
   it('getBlog of an unknown id: 404 with the error body', async () => {
     const { error, response } = await alice.GET('/api/v1/blogs/{id}', { params: { path: { id: 2_000_000_000 } } });
 

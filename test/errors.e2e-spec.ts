@@ -44,9 +44,11 @@ describe('error responses', () => {
       ['GET', '/api/v2/blogs'],
       ['GET', '/api/v2/blogs/1'],
       ['GET', '/api/v1/blog'],
-      ['DELETE', '/api/v1/blogs/1'],
-      ['PATCH', '/api/v1/blogs/1'],
-      ['DELETE', '/api/blogs/1'],
+      ['DELETE', '/api/v1/blogs'],
+      ['PATCH', '/api/v1/blogs'],
+      ['DELETE', '/api/v2/blogs/1'],
+      ['PATCH', '/api/v1/blogs/1/comments'],
+      ['DELETE', '/api/blogs'],
     ])('%s %s → 404', async (method, path) => {
       const req = (t.http as unknown as Record<string, (p: string) => Test>)
         [method.toLowerCase()](path)

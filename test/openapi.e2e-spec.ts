@@ -36,7 +36,7 @@ describe('OpenAPI document and the responses it describes', () => {
         expect(res.text).toContain('swagger-ui');
       });
 
-      it('documents the four operations at their canonical paths only, with the bearer scheme', () => {
+      it('documents the six operations at their canonical paths only, with the bearer scheme', () => {
         const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
           Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
         );
@@ -47,15 +47,29 @@ describe('OpenAPI document and the responses it describes', () => {
             'POST /api/v1/blogs createBlog',
             'GET /api/v1/blogs/{id} getBlog',
             'PUT /api/v1/blogs/{id} updateBlog',
+            'PATCH /api/v1/blogs/{id} patchBlog',
+            'DELETE /api/v1/blogs/{id} deleteBlog',
           ]),
         );
-        expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(4);
+        expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(6);
         expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
       });
 
       it.each([
         ['post', COLLECTION, ['token (401)', 'content type (415)', 'body (400)'], ['id (400)', '(404)', '(403)']],
         ['put', ITEM, ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)'], []],
+        [
+          'patch',
+          ITEM,
+          ['token (401)', 'id (400)', 'content type (415)', 'body (400)', 'existence (404)', 'ownership (403)'],
+          [],
+        ],
+        [
+          'delete',
+          ITEM,
+          ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)', '412'],
+          ['(415)', 'body (400)', '(413)'],
+        ],
       ] as const)('%s %s describes the checks it makes, and only those', (method, path, made, notMade) => {
         const description = contract.document.paths[path][method]?.description ?? '';
 
@@ -190,6 +204,58 @@ describe('OpenAPI document and the responses it describes', () => {
             .send('x')
             .expect(415),
         );
+      });
+
+      it('patch: 200, 400, 401, 403, 404, 412, 413, 415; the body is a merge patch, under either media type', async () => {
+        const path = `${BLOGS}/${blogId}`;
+        const patch = (token: string | null, type = 'application/merge-patch+json', target = path) => {
+          const req = t.http.patch(target).set('Content-Type', type);
+          return token === null ? req : req.set('Authorization', bearer(token));
+        };
+        const body = contract.document.paths[ITEM].patch?.requestBody?.content ?? {};
+        expect(Object.keys(body)).toEqual(['application/merge-patch+json', 'application/json']);
+        const bodySchema =
+          '/paths/~1api~1v1~1blogs~1{id}/patch/requestBody/content/application~1merge-patch+json/schema';
+        expect(contract.errorsOf(bodySchema, { title: 'Only this' })).toEqual([]);
+        expect(contract.errorsOf(bodySchema, {}).length).toBeGreaterThan(0);
+        expect(contract.errorsOf(bodySchema, { title: null }).length).toBeGreaterThan(0);
+        expect(contract.errorsOf(bodySchema, { id: 1 }).length).toBeGreaterThan(0);
+
+        check('patch', ITEM, await patch(aliceToken).send('{"title":"Patched"}').expect(200));
+        check('patch', ITEM, await patch(aliceToken, 'application/json').send('{"author":"Ann"}').expect(200));
+        check('patch', ITEM, await patch(aliceToken).send('{}').expect(400));
+        check('patch', ITEM, await patch(aliceToken).send('{"title":null}').expect(400));
+        check('patch', ITEM, await patch(null).send('{"title":"x"}').expect(401));
+        check('patch', ITEM, await patch(t.token('bob')).send('{"title":"x"}').expect(403));
+        check(
+          'patch',
+          ITEM,
+          await patch(aliceToken, undefined, `${BLOGS}/2147483647`).send('{"title":"x"}').expect(404),
+        );
+        check('patch', ITEM, await patch(aliceToken).set('If-Match', '"stale"').send('{"title":"x"}').expect(412));
+        check(
+          'patch',
+          ITEM,
+          await patch(aliceToken)
+            .send(JSON.stringify({ content: 'x'.repeat(MAX_BODY_BYTES) }))
+            .expect(413),
+        );
+        check('patch', ITEM, await patch(aliceToken, 'text/plain').send('x').expect(415));
+      });
+
+      it('delete: 204 without a body, 400, 401, 403, 404, 412', async () => {
+        const doomed = (await createBlog(t, 'alice')).body.id;
+        const remove = (id: number | string, token: string | null = aliceToken) => {
+          const req = t.http.delete(`${BLOGS}/${id}`);
+          return token === null ? req : req.set('Authorization', bearer(token));
+        };
+
+        check('delete', ITEM, await remove('abc').expect(400));
+        check('delete', ITEM, await remove(doomed, null).expect(401));
+        check('delete', ITEM, await remove(doomed, t.token('bob')).expect(403));
+        check('delete', ITEM, await remove(doomed).set('If-Match', '"stale"').expect(412));
+        check('delete', ITEM, await remove(doomed).expect(204));
+        check('delete', ITEM, await remove(doomed).expect(404));
       });
 
       it('health and metrics answer as documented', async () => {

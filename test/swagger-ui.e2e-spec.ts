@@ -89,13 +89,15 @@ describe('Swagger UI', () => {
   });
 
   inBrowser(
-    `renders the four blog operations, with no CSP violation, console error or failed request${skipped}`,
+    `renders the six blog operations, with no CSP violation, console error or failed request${skipped}`,
     async () => {
       const operations = {
         listBlogs: ['GET', '/api/v1/blogs', 'List blogs, newest first'],
         createBlog: ['POST', '/api/v1/blogs', 'Create a blog'],
         getBlog: ['GET', '/api/v1/blogs/{id}', 'Read one blog'],
         updateBlog: ['PUT', '/api/v1/blogs/{id}', 'Replace a blog'],
+        patchBlog: ['PATCH', '/api/v1/blogs/{id}', 'Change some fields of a blog'],
+        deleteBlog: ['DELETE', '/api/v1/blogs/{id}', 'Delete a blog'],
       };
       await page
         .locator('.swagger-ui .opblock')

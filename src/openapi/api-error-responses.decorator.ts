@@ -8,7 +8,9 @@ import { ErrorResponse } from './error-response.dto';
 /** The error statuses the blog operations answer, each with when it happens and an example message. */
 export const API_ERRORS = {
   400: {
-    description: 'The id, the query or the body is invalid (malformed JSON, unknown or invalid fields).',
+    description:
+      'The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / ' +
+      '`If-None-Match` value is invalid.',
     example: ['title must be shorter than or equal to 200 characters'],
   },
   401: {

@@ -17,6 +17,7 @@ export interface OpenApiDocument {
 interface OperationObject {
   readonly operationId?: string;
   readonly description?: string;
+  readonly requestBody?: { readonly content: Record<string, { readonly schema?: unknown }> };
   readonly responses: Record<string, ResponseObject>;
 }
 
@@ -87,6 +88,15 @@ export class OpenApiContract {
         header,
         value: expect.any(String),
       });
+    }
+    if (response.content === undefined) {
+      // A response documented without content (204) must have none.
+      expect({ status, body: res.text ?? '', type: res.headers['content-type'] }).toEqual({
+        status,
+        body: '',
+        type: undefined,
+      });
+      return;
     }
     const mediaType = String(res.headers['content-type'] ?? '')
       .split(';')[0]

@@ -6,6 +6,7 @@ export type Blog = components['schemas']['BlogResponse'];
 export type BlogList = components['schemas']['BlogListResponse'];
 export type CreateBlog = components['schemas']['CreateBlogDto'];
 export type UpdateBlog = components['schemas']['UpdateBlogDto'];
+export type PatchBlog = components['schemas']['PatchBlogDto'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
 export type BlogClient = Client<paths>;
 

@@ -100,10 +100,18 @@ export interface paths {
          */
         put: operations["updateBlog"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a blog
+         * @description Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. Checks run in this order: token (401), id (400), existence (404), ownership (403). With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that does not hold is 412 after ownership; nothing is deleted.
+         */
+        delete: operations["deleteBlog"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a blog
+         * @description A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others keep their values; `null` (which would remove a field) is 400. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may change a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
+         */
+        patch: operations["patchBlog"];
         trace?: never;
     };
 }
@@ -204,6 +212,23 @@ export interface components {
              * @example Alice
              */
             author: string;
+        };
+        PatchBlogDto: {
+            /**
+             * @description The title. A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.
+             * @example Hello
+             */
+            title?: string;
+            /**
+             * @description The text. A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.
+             * @example First post
+             */
+            content?: string;
+            /**
+             * @description The author's name. A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.
+             * @example Alice
+             */
+            author?: string;
         };
     };
     responses: never;
@@ -387,7 +412,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlogListResponse"];
                 };
             };
-            /** @description The id, the query or the body is invalid (malformed JSON, unknown or invalid fields). */
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -488,7 +513,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlogResponse"];
                 };
             };
-            /** @description The id, the query or the body is invalid (malformed JSON, unknown or invalid fields). */
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -540,7 +565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (optionally `charset=utf-8`). */
+            /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -629,7 +654,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The id, the query or the body is invalid (malformed JSON, unknown or invalid fields). */
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -752,7 +777,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlogResponse"];
                 };
             };
-            /** @description The id, the query or the body is invalid (malformed JSON, unknown or invalid fields). */
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -852,7 +877,341 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (optionally `charset=utf-8`). */
+            /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteBlog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Delete only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`). */
+                "If-Match"?: string;
+                /** @description Delete only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token is valid but its subject may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 42 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    patchBlog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`). */
+                "If-Match"?: string;
+                /** @description Change only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of `title`, `content` and `author`, nothing else. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PatchBlogDto"];
+                "application/json": components["schemas"]["PatchBlogDto"];
+            };
+        };
+        responses: {
+            /** @description The whole blog as stored. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token is valid but its subject may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 42 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "request entity too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
             415: {
                 headers: {
                     [name: string]: unknown;
