@@ -330,6 +330,8 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
         expect(messagesOf(res)).toEqual([
           'Content-Type must be application/merge-patch+json or application/json (optionally with charset=utf-8)',
         ]);
+        // RFC 5789 §2.2: an unsupported patch document is answered with the types that are.
+        expect(res.headers['accept-patch']).toBe('application/merge-patch+json, application/json');
       });
 
       it.each([

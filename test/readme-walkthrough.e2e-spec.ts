@@ -42,13 +42,14 @@ describe("the README's curl walk-through", () => {
   }, 120_000);
 
   it('has the blocks it walks through', () => {
-    expect(walkthroughBlocks()).toHaveLength(3);
+    expect(walkthroughBlocks()).toHaveLength(4);
   });
 
-  it('takes the new id from Location, not from a guess', async () => {
+  it('takes the new id from Location, not from a guess, and leaves the other blogs alone', async () => {
     const id = Number(output.split('\n')[0]);
+    expect(Number.isInteger(id)).toBe(true);
     expect(otherIds).not.toContain(id);
-    await expect(t.http.get(`${BLOGS}/${id}`)).resolves.toHaveProperty('body.title', 'Hello again');
+    for (const other of otherIds) await t.http.get(`${BLOGS}/${other}`).expect(200);
   });
 
   it("reads it, lists, updates it as its owner, and another user's update is 403", () => {
@@ -57,5 +58,13 @@ describe("the README's curl walk-through", () => {
     expect(output).toContain('"limit":10,"offset":0');
     expect(output).toContain('"title":"Hello again"');
     expect(output).toContain('"statusCode":403');
+  });
+
+  it('patches the title alone (the updated content kept), deletes the blog (204), and it then reads 404', async () => {
+    expect(output).toContain('"title":"Hello, patched","content":"Edited","author":"Alice"');
+    // The last two commands print only the status (the PATCH answer before them ends without a newline).
+    expect(output).toMatch(/\}204\n404\n$/);
+    const id = Number(output.split('\n')[0]);
+    await t.http.get(`${BLOGS}/${id}`).expect(404);
   });
 });

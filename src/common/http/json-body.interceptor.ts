@@ -84,7 +84,7 @@ export function classifyUnreadBody(request: BodyRequest): void {
 
 /**
  * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES};
- * a PATCH body may also be a JSON Merge Patch (`bodyMediaTypes`).
+ * a PATCH body may also be a JSON Merge Patch, and its answer names the patch types in `Accept-Patch` (RFC 5789 §3.1).
  * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
  */
 @Injectable()
@@ -103,7 +103,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<BodyRequest>();
     if (!METHODS_WITH_BODY.has(request.method ?? '')) return next.handle();
-    return from(this.parse(request, http.getResponse<ServerResponse>())).pipe(
+    const response = http.getResponse<ServerResponse>();
+    if (request.method === 'PATCH') response.setHeader('Accept-Patch', bodyMediaTypes('PATCH').join(', '));
+    return from(this.parse(request, response)).pipe(
       switchMap(() => {
         classifyUnreadBody(request);
         return next.handle();
