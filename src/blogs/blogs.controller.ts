@@ -38,7 +38,8 @@ import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 
 /**
- * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true`, writes (POST, PUT, PATCH, DELETE) need a bearer token.
+ * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true`; writes (POST, PUT, PATCH, DELETE) need a
+ * bearer token.
  * Responses carrying one blog have its strong `ETag`; Express answers a matching `If-None-Match` with 304.
  */
 @Controller({ path: 'blogs', version: '1' })

@@ -13,7 +13,7 @@ export interface BlogPage {
 /** The fields an update sets: all three for a replacement (PUT), some for a merge patch (PATCH). */
 export type BlogChanges = Partial<Pick<Blog, 'title' | 'content' | 'author'>>;
 
-/** Versions a write (update, delete) may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
+/** Versions a write may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
 export interface VersionCondition {
   readonly match?: readonly number[];
   readonly noneMatch?: readonly number[];

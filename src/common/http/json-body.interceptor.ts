@@ -8,7 +8,7 @@ import { bodyMediaTypes, isJsonContentType } from './json-content-type';
 /** Largest accepted request body, in bytes (1 MiB; exactly that is accepted). */
 export const MAX_BODY_BYTES = 1_048_576;
 
-/** What `request.body` holds when no JSON value was read: {@link UnreadBody.EMPTY} (400) or an unsupported media type (415). */
+/** What `request.body` holds when no JSON value was read: `EMPTY` (400) or an unsupported media type (415). */
 export class UnreadBody {
   /** A JSON content type without a body. */
   static readonly EMPTY = new UnreadBody();
