@@ -41,7 +41,7 @@ export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> & Parti
 
 /**
  * DataSource options: a PostgreSQL server when `database.url` is set, else embedded PGlite under `database.dataDir`.
- * Behind PgBouncer (`pooler: 'pgbouncer'`) no startup parameter is sent but `application_name`, which it refuses.
+ * Behind PgBouncer (`pooler: 'pgbouncer'`) the only startup parameter sent is `application_name`: it refuses the others.
  */
 export function buildDataSourceOptions(database: DataSourceSettings): PostgresOptions {
   const common = {
