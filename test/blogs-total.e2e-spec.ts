@@ -77,7 +77,9 @@ describe('migration CountBlogs on a table that already has blogs (e2e)', () => {
   it('starts the counter at the number of existing blogs', async () => {
     const database = await createTestDatabase();
     const env = database.env;
-    const options = buildDataSourceOptions({ url: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
+    // Migrations run on the direct session (DATABASE_MIGRATION_URL when the run goes through PgBouncer).
+    const url = env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL;
+    const options = buildDataSourceOptions({ url, dataDir: env.DATA_DIR ?? '' });
     try {
       const before = new DataSource({ ...options, migrations: [CreateBlogs1795323623852] });
       await before.initialize();

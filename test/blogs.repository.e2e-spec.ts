@@ -17,11 +17,12 @@ describe('BlogsRepository on the real database', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = database.env;
+    const { DATABASE_URL: url, DATA_DIR: dataDir = '', DATABASE_POOLER } = database.env;
+    const pooler = DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none';
     moduleRef = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url, dataDir }),
+          ...buildDataSourceOptions({ url, dataDir, pooler }),
           autoLoadEntities: true,
           migrationsRun: true,
         }),

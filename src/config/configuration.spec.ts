@@ -7,7 +7,9 @@ describe('loadConfiguration', () => {
     const config = loadConfiguration({
       NODE_ENV: 'production',
       PORT: '8080',
-      DATABASE_URL: 'postgres://user:pw@db:5432/blogs',
+      DATABASE_URL: 'postgres://user:pw@pgbouncer:6432/blogs',
+      DATABASE_MIGRATION_URL: 'postgres://user:pw@db:5432/blogs',
+      DATABASE_POOLER: 'pgbouncer',
       DATA_DIR: '/var/lib/blogs',
       JWT_SECRET: SECRET_32,
       JWT_ISSUER: 'https://idp.example',
@@ -32,7 +34,12 @@ describe('loadConfiguration', () => {
         corsOrigins: ['https://app.example', 'http://localhost:5173'],
         shutdownTimeoutMs: 2500,
       },
-      database: { url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' },
+      database: {
+        url: 'postgres://user:pw@pgbouncer:6432/blogs',
+        migrationUrl: 'postgres://user:pw@db:5432/blogs',
+        pooler: 'pgbouncer',
+        dataDir: '/var/lib/blogs',
+      },
       auth: {
         jwt: {
           secret: SECRET_32,
@@ -78,6 +85,8 @@ describe('ENVIRONMENT_VARIABLES', () => {
   it('lists every variable of every namespace once, sorted', () => {
     expect(ENVIRONMENT_VARIABLES).toEqual([
       'CORS_ORIGINS',
+      'DATABASE_MIGRATION_URL',
+      'DATABASE_POOLER',
       'DATABASE_URL',
       'DATA_DIR',
       'JWT_ALGORITHMS',

@@ -13,14 +13,21 @@ function expectRejected(load: () => unknown, variable: string): void {
 }
 
 describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
+  const EMBEDDED = { url: undefined, migrationUrl: undefined, pooler: 'none', dataDir: './data' };
+
   it('defaults to the embedded database in ./data', () => {
-    expect(loadDatabaseConfig({})).toEqual({ url: undefined, dataDir: './data' });
+    expect(loadDatabaseConfig({})).toEqual(EMBEDDED);
   });
 
-  it('reads DATABASE_URL (postgres:// or postgresql://) and DATA_DIR', () => {
+  it('reads DATABASE_URL (postgres:// or postgresql://) and DATA_DIR; migrations use DATABASE_URL by default', () => {
     expect(
       loadDatabaseConfig({ DATABASE_URL: 'postgres://user:pw@db:5432/blogs', DATA_DIR: '/var/lib/blogs' }),
-    ).toEqual({ url: 'postgres://user:pw@db:5432/blogs', dataDir: '/var/lib/blogs' });
+    ).toEqual({
+      url: 'postgres://user:pw@db:5432/blogs',
+      migrationUrl: 'postgres://user:pw@db:5432/blogs',
+      pooler: 'none',
+      dataDir: '/var/lib/blogs',
+    });
     expect(loadDatabaseConfig({ DATABASE_URL: 'postgresql://localhost/blogs' }).url).toBe(
       'postgresql://localhost/blogs',
     );
@@ -33,7 +40,12 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
   it('needs no JWT_SECRET in production, where the auth namespace demands one', () => {
     const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/blogs' };
 
-    expect(loadDatabaseConfig(env)).toEqual({ url: 'postgres://db/blogs', dataDir: './data' });
+    expect(loadDatabaseConfig(env)).toEqual({
+      url: 'postgres://db/blogs',
+      migrationUrl: 'postgres://db/blogs',
+      pooler: 'none',
+      dataDir: './data',
+    });
     expectRejected(() => loadAuthConfig(env), 'JWT_SECRET');
   });
 
@@ -42,7 +54,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     ['READS_REQUIRE_AUTH', 'yes', loadAuthConfig],
     ['JWT_SECRET', 'short', loadAuthConfig],
   ])('ignores %s=%p, which its own namespace rejects', (variable, value, load) => {
-    expect(loadDatabaseConfig({ [variable]: value })).toEqual({ url: undefined, dataDir: './data' });
+    expect(loadDatabaseConfig({ [variable]: value })).toEqual(EMBEDDED);
     expectRejected(() => load({ [variable]: value }), variable);
   });
 
@@ -50,17 +62,75 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'postgres://'],
     ['DATABASE_URL', 'postgres://db/blogs with space'],
+    ['DATABASE_MIGRATION_URL', 'mysql://x'],
+    ['DATABASE_MIGRATION_URL', 'postgres://'],
+    ['DATABASE_POOLER', 'pgpool'],
+    ['DATABASE_POOLER', 'PgBouncer'],
     ['DATA_DIR', ''],
     ['NODE_ENV', 'staging'],
   ])('rejects %s=%p with one line naming it', (variable, value) => {
-    expectRejected(() => loadDatabaseConfig({ NODE_ENV: 'production', [variable]: value }), variable);
+    const server = { DATABASE_URL: 'postgres://db/blogs', DATABASE_MIGRATION_URL: 'postgres://db-direct/blogs' };
+    expectRejected(() => loadDatabaseConfig({ NODE_ENV: 'production', ...server, [variable]: value }), variable);
   });
 
   it.each([
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['DATA_DIR', '', 'DATA_DIR must not be empty'],
     ['NODE_ENV', 'staging', 'NODE_ENV must be one of the following values: development, production, test'],
+    ['DATABASE_POOLER', 'pgpool', 'DATABASE_POOLER must be one of: none, pgbouncer'],
   ])('%s=%p: %s', (variable, value, message) => {
     expect(() => loadDatabaseConfig({ [variable]: value })).toThrow(`Invalid configuration: ${message}`);
+  });
+
+  describe('behind PgBouncer (DATABASE_POOLER, DATABASE_MIGRATION_URL)', () => {
+    const POOLED = 'postgres://blog:pw@pgbouncer:6432/blogs';
+    const DIRECT = 'postgres://blog:pw@db:5432/blogs';
+
+    it('DATABASE_POOLER=pgbouncer with DATABASE_MIGRATION_URL: pooled service, direct migrations', () => {
+      expect(
+        loadDatabaseConfig({ DATABASE_URL: POOLED, DATABASE_POOLER: 'pgbouncer', DATABASE_MIGRATION_URL: DIRECT }),
+      ).toEqual({ url: POOLED, migrationUrl: DIRECT, pooler: 'pgbouncer', dataDir: './data' });
+    });
+
+    it.each([
+      [{ DATABASE_POOLER: 'none' }, 'none'],
+      [{ DATABASE_POOLER: '' }, 'none'],
+      [{}, 'none'],
+    ])('%p: pooler %p', (env, pooler) => {
+      expect(loadDatabaseConfig({ DATABASE_URL: DIRECT, ...env }).pooler).toBe(pooler);
+    });
+
+    it('DATABASE_MIGRATION_URL may name another role (the schema owner) without a pooler', () => {
+      const owner = 'postgres://blog_owner:pw@db:5432/blogs';
+      expect(loadDatabaseConfig({ DATABASE_URL: DIRECT, DATABASE_MIGRATION_URL: owner })).toEqual({
+        url: DIRECT,
+        migrationUrl: owner,
+        pooler: 'none',
+        dataDir: './data',
+      });
+    });
+
+    it.each<[string, NodeJS.ProcessEnv, string]>([
+      [
+        'DATABASE_POOLER=pgbouncer without DATABASE_MIGRATION_URL',
+        { DATABASE_URL: POOLED, DATABASE_POOLER: 'pgbouncer' },
+        'DATABASE_POOLER=pgbouncer needs DATABASE_MIGRATION_URL, a direct connection to PostgreSQL: ' +
+          'the migration lock is a session lock, which transaction pooling does not keep',
+      ],
+      [
+        'DATABASE_POOLER=pgbouncer without DATABASE_URL',
+        { DATABASE_POOLER: 'pgbouncer', DATABASE_MIGRATION_URL: DIRECT },
+        'DATABASE_POOLER=pgbouncer needs DATABASE_URL (the embedded database has no server)',
+      ],
+      [
+        'DATABASE_MIGRATION_URL without DATABASE_URL',
+        { DATABASE_MIGRATION_URL: DIRECT },
+        'DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has no server)',
+      ],
+    ])('%s is refused with one line', (_name, env, message) => {
+      expect(() => loadDatabaseConfig(env)).toThrow(
+        expect.objectContaining({ name: 'ConfigValidationError', message: `Invalid configuration: ${message}` }),
+      );
+    });
   });
 });

@@ -1,13 +1,35 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
-import { emptyToUndefined, NodeEnvVariables, readEnvironment, VariableNames } from './environment';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import {
+  emptyToUndefined,
+  invalidConfiguration,
+  NodeEnvVariables,
+  readEnvironment,
+  VariableNames,
+} from './environment';
+
+/** What `DATABASE_URL` leads to: PostgreSQL itself, or PgBouncer in transaction pooling mode. */
+export const DATABASE_POOLERS = ['none', 'pgbouncer'] as const;
+export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
+
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
 class DatabaseVariables extends NodeEnvVariables {
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  @Matches(POSTGRES_URL, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   readonly DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(POSTGRES_URL, { message: 'DATABASE_MIGRATION_URL must be a postgres:// or postgresql:// URL' })
+  readonly DATABASE_MIGRATION_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(DATABASE_POOLERS, { message: `DATABASE_POOLER must be one of: ${DATABASE_POOLERS.join(', ')}` })
+  readonly DATABASE_POOLER?: DatabasePooler;
 
   @IsString()
   @IsNotEmpty({ message: 'DATA_DIR must not be empty' })
@@ -18,24 +40,47 @@ class DatabaseVariables extends NodeEnvVariables {
 export const DATABASE_VARIABLES: VariableNames<DatabaseVariables> = {
   NODE_ENV: true,
   DATABASE_URL: true,
+  DATABASE_MIGRATION_URL: true,
+  DATABASE_POOLER: true,
   DATA_DIR: true,
 };
 
 /** Where the data lives. */
 export interface DatabaseConfig {
-  /** `postgres://…` of a PostgreSQL server, or undefined for the embedded PGlite database. */
+  /** `postgres://…` of a PostgreSQL server (or of PgBouncer in front of it), or undefined for the embedded PGlite database. */
   readonly url?: string;
+  /** `postgres://…` of a direct session on the same server, where migrations run under their advisory lock; `url` unless set. */
+  readonly migrationUrl?: string;
+  /** `pgbouncer` when `url` leads to PgBouncer in transaction pooling mode (no startup parameters, no session state). */
+  readonly pooler: DatabasePooler;
   /** Directory of the embedded database (used only when `url` is undefined). */
   readonly dataDir: string;
 }
 
 /**
- * Reads `NODE_ENV`, `DATABASE_URL` and `DATA_DIR` only, so the TypeORM CLI needs none of the
- * service's other variables. @throws ConfigValidationError naming the first invalid one.
+ * Reads `NODE_ENV`, `DATABASE_URL`, `DATABASE_MIGRATION_URL`, `DATABASE_POOLER` and `DATA_DIR` only, so the
+ * TypeORM CLI needs none of the service's other variables. @throws ConfigValidationError naming the first invalid one.
  */
 export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
   const vars = readEnvironment(DatabaseVariables, DATABASE_VARIABLES, env);
-  return { url: vars.DATABASE_URL, dataDir: vars.DATA_DIR };
+  const pooler = vars.DATABASE_POOLER ?? 'none';
+  if (vars.DATABASE_URL === undefined) {
+    if (pooler !== 'none')
+      invalidConfiguration(`DATABASE_POOLER=${pooler} needs DATABASE_URL (the embedded database has no server)`);
+    if (vars.DATABASE_MIGRATION_URL !== undefined)
+      invalidConfiguration('DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has no server)');
+  } else if (pooler === 'pgbouncer' && vars.DATABASE_MIGRATION_URL === undefined) {
+    invalidConfiguration(
+      'DATABASE_POOLER=pgbouncer needs DATABASE_MIGRATION_URL, a direct connection to PostgreSQL: ' +
+        'the migration lock is a session lock, which transaction pooling does not keep',
+    );
+  }
+  return {
+    url: vars.DATABASE_URL,
+    migrationUrl: vars.DATABASE_MIGRATION_URL ?? vars.DATABASE_URL,
+    pooler,
+    dataDir: vars.DATA_DIR,
+  };
 }
 
 /** The `database` namespace: `@Inject(databaseConfig.KEY) config: ConfigType<typeof databaseConfig>`. */

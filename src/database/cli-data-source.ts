@@ -4,8 +4,9 @@ import { loadDatabaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 
 /**
- * Options of the CLI tools (TypeORM CLI, `npm run migration:run`): the service's, without per-request time bounds.
- * @throws ConfigValidationError naming the variable when `DATABASE_URL`, `DATA_DIR` or `NODE_ENV` is invalid.
+ * Options of the CLI tools (TypeORM CLI, `npm run migration:run`): the service's, on the migrations' direct session
+ * (`DATABASE_MIGRATION_URL`, else `DATABASE_URL`), without per-request time bounds.
+ * @throws ConfigValidationError naming the first invalid variable of the `database` namespace.
  */
 export function loadCliDataSourceOptions(): PostgresOptions {
   try {
@@ -14,7 +15,8 @@ export function loadCliDataSourceOptions(): PostgresOptions {
     // no .env file: the environment alone configures the CLI
   }
   const entities = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
-  return { ...buildDataSourceOptions(loadDatabaseConfig(process.env)), entities, extra: {} };
+  const { migrationUrl, dataDir } = loadDatabaseConfig(process.env);
+  return { ...buildDataSourceOptions({ url: migrationUrl, dataDir }), entities, extra: {} };
 }
 
 /** A DataSource over {@link loadCliDataSourceOptions}. */

@@ -19,9 +19,31 @@ export const DATABASE_TIMEOUTS = { connectMs: 1_500, statementMs: 2_000, queryMs
 export const DATABASE_IDLE_LIMITS = { poolIdleMs: 10_000, idleInTransactionMs: 5_000 } as const;
 
 /**
- * DataSource options: a PostgreSQL server when `database.url` is set, else embedded PGlite under `database.dataDir`.
+ * Settings every server session of the service has, as `pg_settings` shows them (timeouts in ms): startup
+ * parameters on a direct connection; behind PgBouncer, settings of the service's role (docs/operations.md, "PgBouncer").
  */
-export function buildDataSourceOptions(database: DatabaseConfig): PostgresOptions {
+export const SESSION_SETTINGS = {
+  statement_timeout: String(DATABASE_TIMEOUTS.statementMs),
+  idle_in_transaction_session_timeout: String(DATABASE_IDLE_LIMITS.idleInTransactionMs),
+  // JIT compiled the list plan for ~30 ms to save under 1 ms (docs/architecture.md).
+  jit: 'off',
+} as const;
+
+/** {@link SESSION_SETTINGS} as `pg` sends them in the startup message. */
+const STARTUP_PARAMETERS = {
+  statement_timeout: DATABASE_TIMEOUTS.statementMs,
+  idle_in_transaction_session_timeout: DATABASE_IDLE_LIMITS.idleInTransactionMs,
+  options: `-c jit=${SESSION_SETTINGS.jit}`,
+} as const;
+
+/** What {@link buildDataSourceOptions} reads: a {@link DatabaseConfig}; without `pooler`, a direct connection. */
+export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> & Partial<Pick<DatabaseConfig, 'pooler'>>;
+
+/**
+ * DataSource options: a PostgreSQL server when `database.url` is set, else embedded PGlite under `database.dataDir`.
+ * Behind PgBouncer (`pooler: 'pgbouncer'`) the only startup parameter sent is `application_name`: it refuses the others.
+ */
+export function buildDataSourceOptions(database: DataSourceSettings): PostgresOptions {
   const common = {
     type: 'postgres',
     migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],
@@ -38,15 +60,22 @@ export function buildDataSourceOptions(database: DatabaseConfig): PostgresOption
       applicationName: 'blog-service',
       extra: {
         Client: ReadTimeoutClosingClient,
-        statement_timeout: DATABASE_TIMEOUTS.statementMs,
         query_timeout: DATABASE_TIMEOUTS.queryMs,
-        idle_in_transaction_session_timeout: DATABASE_IDLE_LIMITS.idleInTransactionMs,
         idleTimeoutMillis: DATABASE_IDLE_LIMITS.poolIdleMs,
         keepAlive: true,
-        // JIT compiled the list plan for ~30 ms to save under 1 ms (docs/architecture.md).
-        options: '-c jit=off',
+        ...(database.pooler === 'pgbouncer' ? {} : STARTUP_PARAMETERS),
       },
     };
   }
   return { ...common, driver: createEmbeddedDriver(database.dataDir), poolSize: 1 };
+}
+
+/**
+ * Options of the direct session that start-up migrations run on (`database.migrationUrl`, one connection, the
+ * service's bounds), or undefined when they run on the service's own DataSource: embedded, or the same direct server.
+ */
+export function buildMigrationDataSourceOptions(database: DatabaseConfig): PostgresOptions | undefined {
+  const { url, migrationUrl, pooler, dataDir } = database;
+  if (url === undefined || migrationUrl === undefined || (pooler === 'none' && migrationUrl === url)) return undefined;
+  return { ...buildDataSourceOptions({ url: migrationUrl, dataDir }), poolSize: 1 };
 }

@@ -1,32 +1,69 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ConfigType } from '@nestjs/config';
 import { databaseConfig } from '../config/database.config';
-import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
-import { DatabaseConnectionError } from './database-connection.error';
+import { buildDataSourceOptions, buildMigrationDataSourceOptions, PostgresOptions } from './data-source-options';
+import { DatabaseConnectionError, DatabaseUrlVariable } from './database-connection.error';
 import { runMigrationsExclusively } from './run-migrations';
+import { sessionSettingsDrift } from './session-settings';
 
-/** The TypeORM DataSource (PostgreSQL or embedded PGlite); migrates at start-up ({@link runMigrationsExclusively}). */
+/** The service's DataSource options, plus what the factory below needs beyond TypeORM's. */
+type ServiceDataSourceOptions = PostgresOptions & {
+  /** The direct session migrations run on, when it is not the service's own DataSource. */
+  readonly migrationDataSource?: PostgresOptions;
+  /** The server sessions behind PgBouncer get their settings from the role, which start-up checks. */
+  readonly checkSessionSettings: boolean;
+};
+
+/** An initialised DataSource; a server that cannot be reached is a one-line {@link DatabaseConnectionError}. */
+async function initialize(options: PostgresOptions, variable: DatabaseUrlVariable): Promise<DataSource> {
+  return new DataSource(options).initialize().catch((error: unknown) => {
+    throw options.url === undefined ? error : new DatabaseConnectionError(options.url, error, variable);
+  });
+}
+
+/** Runs the migrations on `options`' own DataSource, closed afterwards. */
+async function migrateOn(options: PostgresOptions): Promise<void> {
+  const dataSource = await initialize(options, 'DATABASE_MIGRATION_URL');
+  try {
+    await runMigrationsExclusively(dataSource);
+  } finally {
+    await dataSource.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * The TypeORM DataSource (PostgreSQL, directly or through PgBouncer, or embedded PGlite); migrates at start-up
+ * ({@link runMigrationsExclusively}) on the direct session `DATABASE_MIGRATION_URL` names.
+ */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
-      useFactory: (config: ConfigType<typeof databaseConfig>) => ({
-        ...buildDataSourceOptions(config),
-        autoLoadEntities: true,
-        // Run by the data source factory below, under the migration lock.
-        migrationsRun: false,
-        retryAttempts: 5,
-        retryDelay: 2_000,
-      }),
+      useFactory: (config: ConfigType<typeof databaseConfig>) =>
+        ({
+          ...buildDataSourceOptions(config),
+          migrationDataSource: buildMigrationDataSourceOptions(config),
+          checkSessionSettings: config.pooler === 'pgbouncer',
+          autoLoadEntities: true,
+          // Run by the data source factory below, under the migration lock.
+          migrationsRun: false,
+          retryAttempts: 5,
+          retryDelay: 2_000,
+        }) as ServiceDataSourceOptions,
       dataSourceFactory: async (options) => {
-        const { url } = options as PostgresOptions;
-        const dataSource = await new DataSource(options as PostgresOptions).initialize().catch((error: unknown) => {
-          throw url === undefined ? error : new DatabaseConnectionError(url, error);
-        });
+        const { migrationDataSource, checkSessionSettings, ...serviceOptions } = options as ServiceDataSourceOptions;
+        const dataSource = await initialize(serviceOptions, 'DATABASE_URL');
         try {
-          await runMigrationsExclusively(dataSource, options as PostgresOptions);
+          if (migrationDataSource === undefined) await runMigrationsExclusively(dataSource);
+          else await migrateOn(migrationDataSource);
+          const drift = checkSessionSettings ? await sessionSettingsDrift(dataSource) : [];
+          if (drift.length > 0)
+            new Logger('Database').warn(
+              `Behind PgBouncer the server sessions have ${drift.join(', ')}: set them for the service's role ` +
+                '(docs/operations.md, "PgBouncer")',
+            );
         } catch (error) {
           // Release the pool (and, embedded, the DATA_DIR lock) before the next attempt.
           await dataSource.destroy().catch(() => undefined);

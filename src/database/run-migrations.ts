@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresOptions } from './data-source-options';
+import { DatabaseConnectionError } from './database-connection.error';
 
 /** Key of the advisory lock held while migrations run: the bytes of `blog_mig` as an int8. */
 export const MIGRATION_LOCK_KEY = '7092166002975009127';
@@ -13,23 +14,28 @@ export const MIGRATION_LOCK_APPLICATION_NAME = 'blog-service migrations';
 export const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
 
 /**
- * Runs the pending migrations in one transaction, on a PostgreSQL server under the advisory lock
- * {@link MIGRATION_LOCK_KEY} (docs/reliability.md, "Migrations run once"); returns the names applied.
- * @throws the migration's or connection's error, or `lock_timeout` (55P03) after {@link MIGRATION_LOCK_TIMEOUT_MS}.
+ * Runs the pending migrations of `dataSource` in one transaction; on a PostgreSQL server, under the advisory lock
+ * {@link MIGRATION_LOCK_KEY} taken in a session of its own on the same URL, which must reach PostgreSQL directly
+ * (docs/reliability.md, "Migrations run once"). Returns the names applied.
+ * @throws DatabaseConnectionError when the lock's session cannot connect; the migration's error; or
+ *   `lock_timeout` (55P03) after {@link MIGRATION_LOCK_TIMEOUT_MS}.
  */
-export async function runMigrationsExclusively(dataSource: DataSource, options: PostgresOptions): Promise<string[]> {
+export async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
   const logger = new Logger('Migrations');
-  if (options.url === undefined) return report(logger, await dataSource.runMigrations({ transaction: 'all' }));
+  const { url, connectTimeoutMS } = dataSource.options as PostgresOptions;
+  if (url === undefined) return report(logger, await dataSource.runMigrations({ transaction: 'all' }));
 
   const lockHolder = new Client({
-    connectionString: options.url,
+    connectionString: url,
     application_name: MIGRATION_LOCK_APPLICATION_NAME,
-    connectionTimeoutMillis: options.connectTimeoutMS,
+    connectionTimeoutMillis: connectTimeoutMS,
     lock_timeout: MIGRATION_LOCK_TIMEOUT_MS,
   });
   // Unhandled, an 'error' event would crash the process; the migration queries fail on their own.
   lockHolder.on('error', (error: Error) => logger.warn(`Migration lock connection: ${error.message}`));
-  await lockHolder.connect();
+  await lockHolder.connect().catch((error: unknown) => {
+    throw new DatabaseConnectionError(url, error, 'DATABASE_MIGRATION_URL');
+  });
   try {
     await lockHolder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     return report(logger, await dataSource.runMigrations({ transaction: 'all' }));

@@ -1,7 +1,12 @@
+import { RUN_PGBOUNCER } from './global-setup';
+import type { ThrowawayPgBouncer } from './pgbouncer';
 import { adminQuery, E2E_ENV } from './test-database';
 
-// Drops every database of this run that a crashed test file may have left behind.
+// Drops every database of this run that a crashed test file may have left behind, and stops the
+// run's PgBouncer (TEST_VIA_PGBOUNCER=1).
 export default async function globalTeardown(): Promise<void> {
+  const bouncer = (globalThis as Record<symbol, unknown>)[RUN_PGBOUNCER] as ThrowawayPgBouncer | undefined;
+  await bouncer?.stop();
   const serverUrl = process.env[E2E_ENV.serverUrl];
   const prefix = process.env[E2E_ENV.prefix];
   if (!serverUrl || !prefix) return;

@@ -22,6 +22,7 @@ const INHERITED_TO_DROP: readonly string[] = [
   'NODE_OPTIONS',
   'E2E_SERVER_URL',
   'E2E_DATABASE_PREFIX',
+  'E2E_PGBOUNCER_URL',
 ];
 
 /**

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { applySessionSettings } from './pgbouncer';
 
 /** Environment keys the global setup hands to the test workers. */
 export const E2E_ENV = {
@@ -9,11 +10,13 @@ export const E2E_ENV = {
   serverUrl: 'E2E_SERVER_URL',
   /** Prefix of every database this run creates, so the teardown can drop them all. */
   prefix: 'E2E_DATABASE_PREFIX',
+  /** `postgres://…` of the PgBouncer in front of that server when the run goes through one (`TEST_VIA_PGBOUNCER=1`). */
+  pgBouncerUrl: 'E2E_PGBOUNCER_URL',
 } as const;
 
 /** Where one test file's app keeps its data; `drop` removes it. */
 export interface TestDatabase {
-  /** Environment for the app: `DATABASE_URL` or `DATA_DIR`. */
+  /** Environment for the app: `DATABASE_URL` (and, through PgBouncer, `DATABASE_POOLER`, `DATABASE_MIGRATION_URL`) or `DATA_DIR`. */
   readonly env: Readonly<Record<string, string>>;
   readonly kind: 'postgres' | 'embedded';
   drop(): Promise<void>;
@@ -28,7 +31,8 @@ export function withDatabase(url: string, database: string): string {
 
 /**
  * A fresh, empty database for one test file: a new database on the run's PostgreSQL server, or a
- * new embedded data directory when the run has no server. Migrations are applied by the app.
+ * new embedded data directory when the run has no server. Migrations are applied by the app. When the run
+ * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env[E2E_ENV.serverUrl];
@@ -43,9 +47,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const prefix = process.env[E2E_ENV.prefix] ?? 'blog_e2e';
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const pgBouncerUrl = process.env[E2E_ENV.pgBouncerUrl];
+  if (pgBouncerUrl) await applySessionSettings(withDatabase(serverUrl, 'postgres'), name);
   return {
     kind: 'postgres',
-    env: { DATABASE_URL: withDatabase(serverUrl, name) },
+    env: pgBouncerUrl
+      ? {
+          DATABASE_URL: withDatabase(pgBouncerUrl, name),
+          DATABASE_POOLER: 'pgbouncer',
+          DATABASE_MIGRATION_URL: withDatabase(serverUrl, name),
+        }
+      : { DATABASE_URL: withDatabase(serverUrl, name) },
     drop: async () => {
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
