@@ -4,7 +4,13 @@ import { request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { verify } from 'jsonwebtoken';
-import { childEnvironment, cleanUpServiceProcesses, killGroup, scratchDir } from './support/service-process';
+import {
+  childEnvironment,
+  cleanUpServiceProcesses,
+  killGroup,
+  scratchBuildArguments,
+  scratchDir,
+} from './support/service-process';
 
 // Configuration: a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
@@ -15,7 +21,6 @@ import { childEnvironment, cleanUpServiceProcesses, killGroup, scratchDir } from
 const ROOT = resolve(__dirname, '..');
 const MAIN = join(ROOT, 'src', 'main.ts');
 const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
-const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
 const PROCESS_TIMEOUT_MS = 45_000;
 
@@ -274,15 +279,11 @@ describe('npm run start:prod (the built service, production mode)', () => {
 
   beforeAll(async () => {
     app = scratchDir();
-    const build = await run(
-      process.execPath,
-      [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(app, 'dist')],
-      {
-        cwd: ROOT,
-        env: childEnvironment({}),
-        timeoutMs: 60_000,
-      },
-    );
+    const build = await run(process.execPath, scratchBuildArguments(join(app, 'dist')), {
+      cwd: ROOT,
+      env: childEnvironment({}),
+      timeoutMs: 60_000,
+    });
     expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
     copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
     symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
