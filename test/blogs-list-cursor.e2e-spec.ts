@@ -1,6 +1,7 @@
 import { BlogBody, BLOGS, createBlog } from './support/blog-api';
 import {
   expectRejected,
+  ListAnswer,
   listBlogs,
   listQuery,
   nextLinkTarget,
@@ -50,7 +51,10 @@ describe('blogs: list orders, cursors and Link (e2e)', () => {
       let cursor: string | null = null;
       do {
         const query: Record<string, string | number> = cursor === null ? params : { ...params, cursor };
-        const [{ body, link }] = await Promise.all([listBlogs(t, query), cursor === null ? undefined : between()]);
+        const [{ body, link }]: [ListAnswer, unknown] = await Promise.all([
+          listBlogs(t, query),
+          cursor === null ? undefined : between(),
+        ]);
         result.ids.push(...body.data.map((blog) => blog.id));
         result.pages.push({ total: body.total, offset: body.offset, nextCursor: body.nextCursor, link });
         cursor = body.nextCursor;

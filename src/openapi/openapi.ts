@@ -9,7 +9,14 @@ export const OPENAPI_JSON_PATH = '/api/docs-json';
 export const BEARER_SCHEME = 'bearer';
 
 /** Schemas that describe a whole JSON object: a field not listed is an error (request) or never sent (response). */
-const CLOSED_SCHEMAS = ['CreateBlogDto', 'UpdateBlogDto', 'BlogResponse', 'BlogListResponse', 'ErrorResponse'];
+const CLOSED_SCHEMAS = [
+  'CreateBlogDto',
+  'UpdateBlogDto',
+  'BlogResponse',
+  'BlogListItem',
+  'BlogListResponse',
+  'ErrorResponse',
+];
 
 /** Builds the OpenAPI 3 document of `app`; call it after `setGlobalPrefix` and `enableVersioning`. */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {

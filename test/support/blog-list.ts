@@ -50,7 +50,9 @@ export async function seedBlogs(t: TestApp, blogs: readonly SeedBlog[]): Promise
 
 /** The list's query string for `params`, in the order given. */
 export function listQuery(params: Readonly<Record<string, string | number>>): string {
-  return new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)])).toString();
+  return new URLSearchParams(
+    Object.entries(params).map(([name, value]): [string, string] => [name, String(value)]),
+  ).toString();
 }
 
 /** A 200 list answer: the envelope and its `Link` header (undefined when absent). */
