@@ -55,7 +55,7 @@ describe('list statements and their indexes (e2e)', () => {
     dataSource = moduleRef.get(DataSource);
     await dataSource.query(
       `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
-       SELECT 'title ' || n, 'word' || (n % 50) || ' text', 'author ' || (n % 20), 'x',
+       SELECT 'title ' || n, 'word' || (n % 50) || ' text', 'author ' || (n % 400), 'x',
          timestamptz '2025-01-01T00:00:00Z' + n * interval '1 second', timestamptz '2025-06-01T00:00:00Z' + n * interval '1 second'
        FROM generate_series(1, 2000) AS n`,
     );
@@ -87,6 +87,16 @@ describe('list statements and their indexes (e2e)', () => {
 
   it.each<[string, Partial<BlogListQuery>, string[]]>([
     ['author, newest first', { filters: { author: 'author 3' } }, ['IDX_blogs_author_created_at_id']],
+    ['author, by title', { sort: 'title', filters: { author: 'author 3' } }, ['IDX_blogs_author_title_c_id']],
+    [
+      'author, by updatedAt after a cursor',
+      {
+        sort: '-updatedAt',
+        filters: { author: 'author 3' },
+        after: { id: 1003, value: new Date('2025-06-01T00:16:43Z') },
+      },
+      ['IDX_blogs_author_updated_at_id'],
+    ],
     ['title, ascending', { sort: 'title' }, ['IDX_blogs_title_c_id']],
     [
       'title, descending, after a cursor',

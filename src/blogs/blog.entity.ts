@@ -11,8 +11,10 @@ export const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || '
 @Index('IDX_blogs_created_at_id', ['createdAt', 'id'])
 @Index('IDX_blogs_updated_at_id', ['updatedAt', 'id'])
 @Index('IDX_blogs_author_created_at_id', ['author', 'createdAt', 'id'])
-// ("title" COLLATE "C", "id"): an expression TypeORM cannot describe, so the migration alone keeps it.
+@Index('IDX_blogs_author_updated_at_id', ['author', 'updatedAt', 'id'])
+// Title orders compare code points ("title" COLLATE "C"), an expression TypeORM cannot describe: the migration alone keeps them.
 @Index('IDX_blogs_title_c_id', { synchronize: false })
+@Index('IDX_blogs_author_title_c_id', { synchronize: false })
 @Index('IDX_blogs_search_vector', ['searchVector'], { type: 'gin' })
 export class Blog {
   /** Positive int4, ascending in creation order. */

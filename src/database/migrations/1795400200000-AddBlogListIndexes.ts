@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Full-text search and the list orders (docs/architecture.md, "The list queries"): the generated
- * `search_vector` with its GIN index, and one B-tree per filter and order, each ending in `id`.
+ * `search_vector` with its GIN index, and B-trees for each order, alone and within one author, each ending in `id`.
  */
 export class AddBlogListIndexes1795400200000 implements MigrationInterface {
   name = 'AddBlogListIndexes1795400200000';
@@ -21,6 +21,10 @@ export class AddBlogListIndexes1795400200000 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE INDEX "IDX_blogs_search_vector" ON "blogs" USING gin ("search_vector")`);
     await queryRunner.query(`CREATE INDEX "IDX_blogs_author_created_at_id" ON "blogs" ("author", "created_at", "id")`);
+    await queryRunner.query(`CREATE INDEX "IDX_blogs_author_updated_at_id" ON "blogs" ("author", "updated_at", "id")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_blogs_author_title_c_id" ON "blogs" ("author", "title" COLLATE "C", "id")`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_blogs_updated_at_id" ON "blogs" ("updated_at", "id")`);
     await queryRunner.query(`CREATE INDEX "IDX_blogs_title_c_id" ON "blogs" ("title" COLLATE "C", "id")`);
   }
@@ -28,6 +32,8 @@ export class AddBlogListIndexes1795400200000 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_title_c_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_updated_at_id"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_blogs_author_title_c_id"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_blogs_author_updated_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_author_created_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_search_vector"`);
     await queryRunner.query(
