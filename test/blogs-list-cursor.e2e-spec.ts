@@ -232,7 +232,7 @@ describe('blogs: list orders, cursors and Link (e2e)', () => {
           const made = await Promise.all(
             [1, 2, 3].map((i) => createBlog(t, 'writer', { title: `seed ${i} new ${round}` })),
           );
-          created.push(...made.map((res) => res.body.id));
+          created.push(...made.map((res) => res.body.id as number));
         });
 
         expect(created).toHaveLength(18);

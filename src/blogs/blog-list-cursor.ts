@@ -82,13 +82,14 @@ function filterDigest(sort: BlogSort, filters: BlogFilters): string {
 
 /** The position a signed payload holds, or undefined when its shape does not fit its sort. */
 function positionOf(payload: CursorPayload): BlogListPosition | undefined {
-  if (!(BLOG_SORTS as readonly string[]).includes(payload.s) || !Array.isArray(payload.k)) return undefined;
+  const key: unknown = payload.k;
+  if (!(BLOG_SORTS as readonly string[]).includes(payload.s) || !Array.isArray(key)) return undefined;
   const { field } = sortOrder(payload.s);
-  const id = payload.k.at(-1);
-  if (!Number.isSafeInteger(id)) return undefined;
-  if (field === 'id') return payload.k.length === 1 ? { id: id as number } : undefined;
-  const [value] = payload.k;
-  if (payload.k.length !== 2) return undefined;
-  if (field === 'title') return typeof value === 'string' ? { id: id as number, value } : undefined;
-  return Number.isSafeInteger(value) ? { id: id as number, value: new Date(value) } : undefined;
+  const [first, second] = key as unknown[];
+  if (field === 'id') return key.length === 1 && isId(first) ? { id: first } : undefined;
+  if (key.length !== 2 || !isId(second)) return undefined;
+  if (field === 'title') return typeof first === 'string' ? { id: second, value: first } : undefined;
+  return Number.isSafeInteger(first) ? { id: second, value: new Date(first as number) } : undefined;
 }
+
+const isId = (value: unknown): value is number => Number.isSafeInteger(value);

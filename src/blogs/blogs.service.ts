@@ -25,7 +25,7 @@ export function requiredOwner(principal: Principal): string | undefined {
 function filtersOf(request: BlogFilters): BlogFilters {
   const { author, q, createdAfter, createdBefore, updatedAfter } = request;
   const given = { author, q, createdAfter, createdBefore, updatedAfter };
-  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as BlogFilters;
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
 /** Where the page after `blog` starts in the order `sort`. */
