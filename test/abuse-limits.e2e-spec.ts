@@ -212,6 +212,7 @@ describe('TRUST_PROXY=false (the default), CORS_ORIGINS set, limits off', () => 
     const simple = await strict.http.get('/health/live').set('Origin', 'http://localhost:5173').expect(200);
     expect(simple.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(simple.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    expect(simple.headers['access-control-expose-headers']).toContain('Link');
     const other = await strict.http.get('/health/live').set('Origin', 'https://evil.example').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -35,7 +35,7 @@ describe('blogs: list and paging (e2e)', () => {
     const res = await t.http.get(`${BLOGS}${query}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'offset', 'total']);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total']);
     expect(Array.isArray(res.body.data)).toBe(true);
     return res.body as BlogListBody;
   }
@@ -187,7 +187,7 @@ describe('blogs: list and paging (e2e)', () => {
 
     it.each([6, 7, 1000, INT4_MAX])('offset %i gives data [] with the true total', async (offset) => {
       const body = await list(`?offset=${offset}`);
-      expect(body).toEqual({ data: [], total: 6, limit: 10, offset });
+      expect(body).toEqual({ data: [], total: 6, limit: 10, offset, nextCursor: null });
     });
 
     it('a last, partial page holds the remaining blogs', async () => {
@@ -281,12 +281,15 @@ describe('blogs: list and paging (e2e)', () => {
   describe('unknown query parameters', () => {
     it.each([
       'page=2',
-      'sort=id',
+      'order=id',
       'foo=1',
       'LIMIT=5',
       'Limit=5',
       'limit=5&extra=',
-      'q=title',
+      'search=title',
+      'filter[author]=Alice',
+      'Sort=id',
+      'cursor_=x',
       '__proto__=1',
       'constructor=1',
       'prototype=1',

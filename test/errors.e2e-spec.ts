@@ -65,7 +65,7 @@ describe('error responses', () => {
       ['GET read with a leading-zero id', 400, (tt) => tt.http.get(`${BLOGS}/01`)],
       ['GET read with an id above int4', 400, (tt) => tt.http.get(`${BLOGS}/2147483648`)],
       ['GET list with limit=0', 400, (tt) => tt.http.get(`${BLOGS}?limit=0`)],
-      ['GET list with an unknown query parameter', 400, (tt) => tt.http.get(`${BLOGS}?sort=title`)],
+      ['GET list with an unknown query parameter', 400, (tt) => tt.http.get(`${BLOGS}?order=title`)],
       [
         'POST with malformed JSON',
         400,

@@ -140,7 +140,7 @@ function expectBlog(value: unknown): asserts value is Blog {
 
 function expectEnvelope(value: unknown): void {
   const envelope = value as Record<string, unknown>;
-  expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'offset', 'total']);
+  expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total']);
   for (const blog of envelope.data as unknown[]) expectBlog(blog);
 }
 
@@ -329,7 +329,7 @@ const idSegment = fc.oneof(
   fc.uint8Array({ maxLength: 6 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
 );
 
-/** A query string: limit/offset at their edges, unknown and repeated parameters, array and object syntax. */
+/** A query string: paging at its edges, filters, sort and cursor, unknown and repeated parameters, array and object syntax. */
 const queryString = fc
   .array(
     fc.tuple(
@@ -340,11 +340,19 @@ const queryString = fc
         'offset[a]',
         'LIMIT',
         'sort',
+        'q',
+        'author',
+        'cursor',
+        'createdAfter',
         '__proto__',
         'constructor[prototype]',
         '',
       ),
-      fc.oneof(idSegment, fc.constantFrom('', '10', '100', '101', '0', '-0', '1e1', ' 5', '5 ')),
+      fc.oneof(
+        idSegment,
+        fc.constantFrom('', '10', '100', '101', '0', '-0', '1e1', ' 5', '5 '),
+        fc.constantFrom('-id', 'title', '!!!', '%22a%20b%22', 'a%20or%20-b', '2026-01-01T00:00:00Z', 'A.B'),
+      ),
     ),
     { maxLength: 4 },
   )

@@ -113,6 +113,29 @@ describe('OpenAPI document and the responses it describes', () => {
         check('get', COLLECTION, bad);
       });
 
+      it('list: filters, search, sort and fields; the Link and nextCursor of a next page; a cursor page with offset null; 400 on q and cursor', async () => {
+        await createBlog(t, 'alice', { title: 'Contract search', content: 'needle one' });
+        await createBlog(t, 'alice', { title: 'Contract search', content: 'needle two' });
+        const query = 'q=needle&author=Alice&sort=title&fields=id,title&limit=1&createdAfter=2000-01-01T00:00:00Z';
+        const first = await t.http.get(`${BLOGS}?${query}`).expect(200);
+        expect(first.body).toMatchObject({ total: 2, offset: 0, nextCursor: expect.any(String) });
+        expect(Object.keys((first.body as { data: object[] }).data[0]).sort()).toEqual(['id', 'title']);
+        expect(first.headers.link).toMatch(/; rel="next"$/);
+        check('get', COLLECTION, first);
+
+        const cursor = (first.body as { nextCursor: string }).nextCursor;
+        const last = await t.http.get(`${BLOGS}?${query}&cursor=${cursor}`.replace('&limit=1', '')).expect(200);
+        expect(last.body).toMatchObject({ total: 2, offset: null, nextCursor: null });
+        expect(last.headers.link).toBeUndefined();
+        check('get', COLLECTION, last);
+
+        for (const refused of [`q=!!!`, `cursor=${cursor}`, `${query}&offset=0&cursor=${cursor}`]) {
+          const res = await t.http.get(`${BLOGS}?${refused}`);
+          expectJsonError(res, 400);
+          check('get', COLLECTION, res);
+        }
+      });
+
       it('read: 200, 400 on a bad id, 404 when absent', async () => {
         check('get', ITEM, await t.http.get(`${BLOGS}/${blogId}`).expect(200));
         check('get', ITEM, await t.http.get(`${BLOGS}/abc`).expect(400));

@@ -42,7 +42,7 @@ describe("the README's curl walk-through", () => {
   }, 120_000);
 
   it('has the blocks it walks through', () => {
-    expect(walkthroughBlocks()).toHaveLength(4);
+    expect(walkthroughBlocks()).toHaveLength(5);
   });
 
   it('takes the new id from Location, not from a guess, and leaves the other blogs alone', async () => {
@@ -58,6 +58,19 @@ describe("the README's curl walk-through", () => {
     expect(output).toContain('"limit":10,"offset":0');
     expect(output).toContain('"title":"Hello again"');
     expect(output).toContain('"statusCode":403');
+  });
+
+  it('searches, then follows a cursor to the next page', () => {
+    const id = Number(output.split('\n')[0]);
+    expect(output).toContain(
+      `{"data":[{"id":${id},"title":"Hello again"}],"total":1,"limit":10,"offset":0,"nextCursor":null}`,
+    );
+    expect(output).toMatch(
+      /Link: <\/api\/v1\/blogs\?author=Alice&sort=-createdAt&limit=1&fields=id%2Ctitle&cursor=[\w.-]+>; rel="next"\r?$/im,
+    );
+    expect(output).toMatch(
+      /\{"data":\[\{"id":\d+,"title":"[^"]+"\}\],"total":\d+,"limit":1,"offset":null,"nextCursor":"[\w.-]+"\}/,
+    );
   });
 
   it('patches the title alone (the updated content kept), deletes the blog (204), and it then reads 404', async () => {

@@ -206,6 +206,12 @@ describe('start-up with a bad configuration', () => {
       spoil: { NODE_ENV: 'production', JWT_SECRET: undefined },
       variable: 'JWT_SECRET',
     },
+    { name: 'CURSOR_SECRET of 31 bytes', spoil: { CURSOR_SECRET: 'x'.repeat(31) }, variable: 'CURSOR_SECRET' },
+    {
+      name: 'NODE_ENV=production with JWT_JWKS_URI alone (no key shared by the replicas for list cursors)',
+      spoil: { NODE_ENV: 'production', JWT_SECRET: undefined, JWT_JWKS_URI: 'https://idp.example/jwks.json' },
+      variable: 'CURSOR_SECRET',
+    },
   ];
 
   it.each(cases)(

@@ -1,8 +1,21 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A blog entry. Timestamps are `timestamptz(3)` (the API's millisecond precision) from the database clock. */
+/** The text of a blog that full-text search matches: `title` and `content`, split into words by the `simple` configuration. */
+export const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "content")`;
+
+/**
+ * A blog entry. Timestamps are `timestamptz(3)` (the API's millisecond precision) from the database clock.
+ * Each list order has an index ending in `id`, its tie-breaker (docs/architecture.md, "The list queries").
+ */
 @Entity({ name: 'blogs' })
 @Index('IDX_blogs_created_at_id', ['createdAt', 'id'])
+@Index('IDX_blogs_updated_at_id', ['updatedAt', 'id'])
+@Index('IDX_blogs_author_created_at_id', ['author', 'createdAt', 'id'])
+@Index('IDX_blogs_author_updated_at_id', ['author', 'updatedAt', 'id'])
+// Title orders compare code points ("title" COLLATE "C"), an expression TypeORM cannot describe: the migration alone keeps them.
+@Index('IDX_blogs_title_c_id', { synchronize: false })
+@Index('IDX_blogs_author_title_c_id', { synchronize: false })
+@Index('IDX_blogs_search_vector', ['searchVector'], { type: 'gin' })
 export class Blog {
   /** Positive int4, ascending in creation order. */
   @PrimaryGeneratedColumn({ type: 'integer' })
@@ -30,4 +43,16 @@ export class Blog {
   /** 1 on create, incremented by every update; the entity tag is `"<id>-<version>"`. */
   @Column({ type: 'integer', default: 1 })
   version!: number;
+
+  /** The words of {@link BLOG_SEARCH_VECTOR}, kept by the database; only queries read it, never clients. */
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    generatedType: 'STORED',
+    asExpression: BLOG_SEARCH_VECTOR,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchVector?: string;
 }

@@ -61,13 +61,27 @@ export const ApiListBlogs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       operationId: 'listBlogs',
-      summary: 'List blogs, newest first',
-      description: READ_ACCESS_NOTE,
+      summary: 'List, filter and search blogs, newest first by default',
+      description:
+        'Filters combine with AND; `total` counts every blog they match. A page starts after `offset` blogs, or ' +
+        'after the last blog of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging: stable ' +
+        'while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` ' +
+        'without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and ' +
+        `\`sort\` is 400 naming the parameter. ${READ_ACCESS_NOTE}`,
       security: OPTIONAL_BEARER,
     }),
     ApiOkResponse({
       type: BlogListResponse,
-      description: 'One page of blogs with the total and the effective paging.',
+      description: 'One page of blogs with the total, the effective paging and the cursor of the next page.',
+      headers: {
+        Link: {
+          description:
+            'Only when more blogs follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` ' +
+            'in place of `offset`.',
+          required: false,
+          schema: { type: 'string', example: `<${BLOGS_PATH}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"` },
+        },
+      },
     }),
     ApiErrorResponses(400, 401, 429, 503),
   );

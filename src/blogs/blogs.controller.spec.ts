@@ -1,6 +1,6 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import type { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
@@ -44,16 +44,51 @@ describe('BlogsController', () => {
 
   const res = (): Response => response as unknown as Response;
 
-  it('list answers the envelope with the public fields and the effective paging', async () => {
-    service.list.mockResolvedValueOnce({ items: [blog], total: 12 });
+  const req = (url: string): Request => ({ url }) as Request;
 
-    await expect(controller.list({ limit: 5, offset: 10 })).resolves.toEqual({
-      data: [publicBlog],
-      total: 12,
-      limit: 5,
-      offset: 10,
+  it('list answers the envelope with the public fields, the effective paging and no next page', async () => {
+    service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 10, nextCursor: null });
+
+    await expect(
+      controller.list({ limit: 5, offset: 10, sort: '-createdAt' }, req('/api/v1/blogs?limit=5&offset=10'), res()),
+    ).resolves.toEqual({ data: [publicBlog], total: 12, limit: 5, offset: 10, nextCursor: null });
+    expect(service.list).toHaveBeenCalledWith({ limit: 5, offset: 10, sort: '-createdAt', withContent: true });
+    expect(response.setHeader).not.toHaveBeenCalled();
+  });
+
+  it('list links the next page: the same parameters, cursor in place of offset', async () => {
+    service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 0, nextCursor: 'abc.def' });
+
+    const body = await controller.list(
+      { limit: 1, offset: 0, sort: 'title', q: 'a b' },
+      req('/api/v1/blogs?q=a+b&offset=0&sort=title&limit=1'),
+      res(),
+    );
+
+    expect(body.nextCursor).toBe('abc.def');
+    expect(response.setHeader).toHaveBeenCalledWith(
+      'Link',
+      '</api/v1/blogs?q=a+b&sort=title&limit=1&cursor=abc.def>; rel="next"',
+    );
+  });
+
+  it('list sends exactly the fields asked for, and reads no content when it is not among them', async () => {
+    service.list.mockResolvedValueOnce({ items: [blog], total: 1, offset: null, nextCursor: null });
+
+    const body = await controller.list(
+      { limit: 10, sort: '-createdAt', fields: 'updatedAt,id', cursor: 'x' },
+      req('/api/v1/blogs?fields=updatedAt,id&cursor=x'),
+      res(),
+    );
+
+    expect(body).toEqual({
+      data: [{ id: 7, updatedAt: blog.updatedAt }],
+      total: 1,
+      limit: 10,
+      offset: null,
+      nextCursor: null,
     });
-    expect(service.list).toHaveBeenCalledWith(5, 10);
+    expect(service.list).toHaveBeenCalledWith(expect.objectContaining({ withContent: false }));
   });
 
   it('findOne answers the blog without its owner, with its strong ETag', async () => {

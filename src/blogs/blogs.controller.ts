@@ -10,9 +10,10 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
@@ -20,7 +21,8 @@ import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
 import { blogEntityTag } from './blog-entity-tag';
 import { BlogIdParam } from './blog-id.decorator';
-import { BLOGS_PATH } from './blog-paths';
+import { BLOG_RESPONSE_FIELDS, parseFieldList } from './blog-list';
+import { BLOGS_PATH, nextPageLink } from './blog-paths';
 import {
   ApiBlogs,
   ApiCreateBlog,
@@ -31,7 +33,7 @@ import {
   ApiUpdateBlog,
 } from './blogs.api-docs';
 import { BlogsService, WritePreconditions } from './blogs.service';
-import { BlogListResponse, BlogResponse, toBlogResponse } from './dto/blog-response.dto';
+import { BlogListResponse, BlogResponse, toBlogListItem, toBlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
@@ -50,9 +52,21 @@ export class BlogsController {
   @Get()
   @ReadAccess()
   @ApiListBlogs()
-  async list(@Query() query: ListBlogsQueryDto): Promise<BlogListResponse> {
-    const page = await this.blogs.list(query.limit, query.offset);
-    return { data: page.items.map(toBlogResponse), total: page.total, limit: query.limit, offset: query.offset };
+  async list(
+    @Query() query: ListBlogsQueryDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BlogListResponse> {
+    const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
+    const page = await this.blogs.list({ ...query, withContent: fields.includes('content') });
+    if (page.nextCursor !== null) response.setHeader('Link', nextPageLink(request.url, page.nextCursor));
+    return {
+      data: page.items.map((blog) => toBlogListItem(blog, fields)),
+      total: page.total,
+      limit: query.limit,
+      offset: page.offset,
+      nextCursor: page.nextCursor,
+    };
   }
 
   @Get(':id')

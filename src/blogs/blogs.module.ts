@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BlogCount } from './blog-count.entity';
+import { BlogListCursors } from './blog-list-cursor';
 import { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsRepository } from './blogs.repository';
@@ -10,6 +11,6 @@ import { BlogsService } from './blogs.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Blog, BlogCount])],
   controllers: [BlogsController],
-  providers: [BlogsService, BlogsRepository],
+  providers: [BlogsService, BlogsRepository, BlogListCursors],
 })
 export class BlogsModule {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { BlogCount } from './blog-count.entity';
+import { BlogFilters, BlogListPosition, BlogSort, BlogSortField, sortOrder } from './blog-list';
 import { Blog } from './blog.entity';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
@@ -13,6 +15,24 @@ export interface BlogPage {
 /** The fields an update sets: all three for a replacement (PUT), some for a merge patch (PATCH). */
 export type BlogChanges = Partial<Pick<Blog, 'title' | 'content' | 'author'>>;
 
+/** A page of the list as {@link BlogsRepository.findList} reads it. */
+export interface BlogListQuery {
+  readonly filters: BlogFilters;
+  readonly sort: BlogSort;
+  readonly limit: number;
+  /** Matching blogs skipped before the page (after `after`, when given). */
+  readonly offset: number;
+  /** Keyset paging: the page starts after this blog of the order. */
+  readonly after?: BlogListPosition;
+  /** Whether to read `content`; without it the blogs come back without content. */
+  readonly withContent: boolean;
+}
+
+/** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
+export interface BlogListPage extends BlogPage {
+  readonly more: boolean;
+}
+
 /** Versions a write may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
 export interface VersionCondition {
   readonly match?: readonly number[];
@@ -20,6 +40,9 @@ export interface VersionCondition {
 }
 
 // Plain SQL where the Repository API measured slower on a hot path (docs/performance.md, "Data access").
+
+/** The columns a `Blog` is read from: all but the generated `search_vector`, which is large and only searched. */
+const BLOG_COLUMNS = `"id", "title", "content", "author", "owner_sub", "created_at", "updated_at", "version"`;
 
 /** The page and its total from one snapshot: keys from the nearer end of the index (docs/architecture.md, "The page query"). */
 const PAGE_WITH_TOTAL = `WITH c AS (SELECT sum("n")::int8 AS total FROM "blog_counts"),
@@ -32,12 +55,15 @@ const PAGE_WITH_TOTAL = `WITH c AS (SELECT sum("n")::int8 AS total FROM "blog_co
         THEN greatest(least($1, (SELECT total FROM c) - $2), 0) ELSE 0 END
       OFFSET greatest((SELECT total FROM c) - $2 - $1, 0)))
   SELECT c.total, p.* FROM c LEFT JOIN LATERAL (
-    SELECT * FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC
+    SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC
   ) p ON true`;
 
-const FIND_BY_ID = `SELECT * FROM "blogs" WHERE "id" = $1`;
+/** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
+const IS_SEARCHABLE = `SELECT numnode(websearch_to_tsquery('simple', $1)) > 0 AS "searchable"`;
 
-const INSERT = `INSERT INTO "blogs" ("title", "content", "author", "owner_sub") VALUES ($1, $2, $3, $4) RETURNING *`;
+const FIND_BY_ID = `SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" = $1`;
+
+const INSERT = `INSERT INTO "blogs" ("title", "content", "author", "owner_sub") VALUES ($1, $2, $3, $4) RETURNING ${BLOG_COLUMNS}`;
 
 /** The blog $1 when owned by $2 (null: any owner) at a version in $3 and not in $4 (null: any). */
 const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
@@ -48,11 +74,22 @@ const UPDATE = `UPDATE "blogs" SET "title" = COALESCE($5, "title"), "content" = 
     "author" = COALESCE($7, "author"),
     "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
   WHERE ${WRITABLE}
-  RETURNING *`;
+  RETURNING ${BLOG_COLUMNS}`;
 
 const DELETE = `DELETE FROM "blogs" WHERE ${WRITABLE}`;
 
 type Row = Record<string, unknown>;
+
+/** How each sort field is ordered in the page query and in its outer query (`p`), `id` aside: it is the tie-breaker. */
+const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, { readonly page: string; readonly outer: string }>> =
+  {
+    createdAt: { page: 'blog.createdAt', outer: 'p.created_at' },
+    updatedAt: { page: 'blog.updatedAt', outer: 'p.updated_at' },
+    title: { page: 'blog.title COLLATE "C"', outer: 'p.title COLLATE "C"' },
+  };
+
+/** The full-text match of `q` (docs/api.md, "Search"). */
+const SEARCH_MATCH = `blog.searchVector @@ websearch_to_tsquery('simple', :q)`;
 
 /** Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. */
 @Injectable()
@@ -72,6 +109,66 @@ export class BlogsRepository {
     // An empty page is the LEFT JOIN's one row without a blog.
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
     return { items, total };
+  }
+
+  /**
+   * A page of the blogs matching `filters` in the order `sort` (ties by `id`), after `offset` blogs
+   * or after `after`, with the exact number of all matching blogs, both from one statement (one
+   * snapshot). The total of an unfiltered list comes from the counter.
+   */
+  async findList(query: BlogListQuery): Promise<BlogListPage> {
+    const { filters, sort, limit, offset, after, withContent } = query;
+    const { field, descending } = sortOrder(sort);
+    const direction = descending ? 'DESC' : 'ASC';
+    const sortColumn = field === 'id' ? undefined : SORT_COLUMNS[field];
+    const filtered = Object.values(filters).some((value) => value !== undefined);
+    const rows = await this.blogs.manager
+      .createQueryBuilder()
+      .select('t.total', 'total')
+      .addSelect('p.*')
+      .from((total) => {
+        if (!filtered) return total.select('sum(counter.count)', 'total').from(BlogCount, 'counter');
+        return this.whereMatching(total.select('count(*)', 'total').from(Blog, 'blog'), filters);
+      }, 't')
+      .leftJoin(
+        (page) => {
+          this.whereMatching(page.from(Blog, 'blog'), filters);
+          page.select('blog.id', 'id');
+          for (const column of this.blogs.metadata.columns) {
+            if (column.isSelect && column.propertyName !== 'id' && (withContent || column.propertyName !== 'content')) {
+              page.addSelect(`blog.${column.propertyName}`, column.databaseName);
+            }
+          }
+          if (after !== undefined) {
+            const comparison = descending ? '<' : '>';
+            page.andWhere(
+              sortColumn
+                ? `(${sortColumn.page}, blog.id) ${comparison} (:afterValue, :afterId)`
+                : `blog.id ${comparison} :afterId`,
+              { afterValue: after.value, afterId: after.id },
+            );
+          }
+          if (sortColumn) page.orderBy(sortColumn.page, direction);
+          return page
+            .addOrderBy('blog.id', direction)
+            .offset(offset)
+            .limit(limit + 1);
+        },
+        'p',
+        'true',
+      )
+      .orderBy(sortColumn?.outer ?? 'p.id', direction)
+      .addOrderBy('p.id', direction)
+      .getRawMany<Row>();
+    const total = Number(rows[0]?.total ?? 0);
+    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
+    return { items: items.slice(0, limit), total, more: items.length > limit };
+  }
+
+  /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
+  async isSearchable(q: string): Promise<boolean> {
+    const [row] = await this.blogs.query<{ searchable: boolean }[]>(IS_SEARCHABLE, [q]);
+    return row.searchable;
   }
 
   /** Stores a new blog; the database assigns `id`, both (equal) timestamps and `version` 1. */
@@ -111,6 +208,17 @@ export class BlogsRepository {
   /** The parameters $1-$4 of {@link WRITABLE}. */
   private writable(id: number, requiredOwner: string | undefined, versions: VersionCondition): unknown[] {
     return [id, requiredOwner ?? null, versions.match ?? null, versions.noneMatch ?? null];
+  }
+
+  /** `query` narrowed to the blogs (alias `blog`) that match every filter given. */
+  private whereMatching<T extends SelectQueryBuilder<object>>(query: T, filters: BlogFilters): T {
+    const { author, q, createdAfter, createdBefore, updatedAfter } = filters;
+    if (author !== undefined) query.andWhere('blog.author = :author', { author });
+    if (q !== undefined) query.andWhere(SEARCH_MATCH, { q });
+    if (createdAfter !== undefined) query.andWhere('blog.createdAt > :createdAfter', { createdAfter });
+    if (createdBefore !== undefined) query.andWhere('blog.createdAt < :createdBefore', { createdBefore });
+    if (updatedAfter !== undefined) query.andWhere('blog.updatedAt > :updatedAfter', { updatedAfter });
+    return query;
   }
 
   private toEntity(row: Row): Blog {

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   ForbiddenException,
   InternalServerErrorException,
   NotFoundException,
@@ -7,12 +8,16 @@ import {
 import { Test } from '@nestjs/testing';
 import type { Principal } from '../auth/principal';
 import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
+import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
+import { BlogListCursors } from './blog-list-cursor';
 import type { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
-import { BlogsService, requiredOwner } from './blogs.service';
+import { BlogListRequest, BlogsService, requiredOwner } from './blogs.service';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
-type RepositoryMock = { readonly [K in 'findById' | 'findPage' | 'insert' | 'update' | 'delete']: jest.Mock };
+type RepositoryMock = {
+  readonly [K in 'findById' | 'findPage' | 'findList' | 'isSearchable' | 'insert' | 'update' | 'delete']: jest.Mock;
+};
 
 function makeBlog(overrides: Partial<Blog> = {}): Blog {
   return {
@@ -37,25 +42,148 @@ describe('BlogsService', () => {
   let service: BlogsService;
   let repository: RepositoryMock;
 
+  let cursors: BlogListCursors;
+
   beforeEach(async () => {
-    repository = { findById: jest.fn(), findPage: jest.fn(), insert: jest.fn(), update: jest.fn(), delete: jest.fn() };
+    repository = {
+      findById: jest.fn(),
+      findPage: jest.fn(),
+      findList: jest.fn(),
+      isSearchable: jest.fn(),
+      insert: jest.fn(),
+      update: jest.fn(),
+      delete: jest.fn(),
+    };
     const moduleRef = await Test.createTestingModule({
-      providers: [BlogsService, { provide: BlogsRepository, useValue: repository }],
+      providers: [
+        BlogsService,
+        BlogListCursors,
+        { provide: BlogsRepository, useValue: repository },
+        { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
+      ],
     }).compile();
     service = moduleRef.get(BlogsService);
+    cursors = moduleRef.get(BlogListCursors);
   });
 
   describe('list', () => {
-    it('asks the repository for the page and returns it with its total', async () => {
-      const page = { items: [makeBlog({ id: 2 }), makeBlog({ id: 1 })], total: 12 };
-      repository.findPage.mockResolvedValueOnce(page);
-      await expect(service.list(2, 10)).resolves.toEqual(page);
+    const request = (overrides: Partial<BlogListRequest> = {}): BlogListRequest => ({
+      limit: 2,
+      sort: '-createdAt',
+      withContent: true,
+      ...overrides,
+    });
+    const newest = makeBlog({ id: 2, createdAt: new Date('2026-01-02T00:00:00.000Z') });
+    const older = makeBlog({ id: 1 });
+
+    it('newest first, unfiltered, by offset: the one-statement page, a cursor after its last blog while more follow', async () => {
+      repository.findPage.mockResolvedValueOnce({ items: [newest, older], total: 13 });
+
+      const list = await service.list(request({ offset: 10 }));
+
       expect(repository.findPage).toHaveBeenCalledWith(2, 10);
+      expect(repository.findList).not.toHaveBeenCalled();
+      expect(list).toEqual({ items: [newest, older], total: 13, offset: 10, nextCursor: expect.any(String) });
+      expect(cursors.decode(list.nextCursor ?? '', '-createdAt', {})).toEqual({ id: 1, value: older.createdAt });
+    });
+
+    it.each([
+      ['the last page', 10, [newest, older], 12],
+      ['an offset past the end', 20, [], 12],
+      ['an empty list', 0, [], 0],
+    ])('no next cursor on %s', async (_name, offset, items, total) => {
+      repository.findPage.mockResolvedValueOnce({ items, total });
+
+      await expect(service.list(request({ offset }))).resolves.toEqual({ items, total, offset, nextCursor: null });
+    });
+
+    it('offset 0 by default', async () => {
+      repository.findPage.mockResolvedValueOnce({ items: [], total: 0 });
+
+      await expect(service.list(request())).resolves.toMatchObject({ offset: 0 });
+      expect(repository.findPage).toHaveBeenCalledWith(2, 0);
+    });
+
+    it('filters, another sort or no content: the list query with only the filters given', async () => {
+      const createdAfter = new Date('2026-01-01T00:00:00.000Z');
+      repository.isSearchable.mockResolvedValueOnce(true);
+      repository.findList.mockResolvedValueOnce({ items: [newest, older], total: 5, more: true });
+
+      const list = await service.list(
+        request({
+          author: 'Alice',
+          q: 'hello',
+          createdAfter,
+          createdBefore: undefined,
+          sort: 'title',
+          withContent: false,
+        }),
+      );
+
+      const filters = { author: 'Alice', q: 'hello', createdAfter };
+      expect(repository.isSearchable).toHaveBeenCalledWith('hello');
+      expect(repository.findList).toHaveBeenCalledWith({
+        filters,
+        sort: 'title',
+        limit: 2,
+        offset: 0,
+        after: undefined,
+        withContent: false,
+      });
+      expect(list).toMatchObject({ total: 5, offset: 0 });
+      expect(cursors.decode(list.nextCursor ?? '', 'title', filters)).toEqual({ id: 1, value: older.title });
+    });
+
+    it('a cursor: the page after its position, offset null, and no next cursor when no more follow', async () => {
+      const cursor = cursors.encode('id', { author: 'Alice' }, { id: 40 });
+      repository.findList.mockResolvedValueOnce({ items: [older], total: 5, more: false });
+
+      await expect(service.list(request({ author: 'Alice', sort: 'id', cursor }))).resolves.toEqual({
+        items: [older],
+        total: 5,
+        offset: null,
+        nextCursor: null,
+      });
+      expect(repository.findList).toHaveBeenCalledWith(
+        expect.objectContaining({ filters: { author: 'Alice' }, sort: 'id', offset: 0, after: { id: 40 } }),
+      );
+    });
+
+    it('an unfiltered cursor walk newest first also goes through the list query', async () => {
+      const cursor = cursors.encode('-createdAt', {}, { id: 3, value: newest.createdAt });
+      repository.findList.mockResolvedValueOnce({ items: [older], total: 3, more: false });
+
+      await service.list(request({ cursor }));
+
+      expect(repository.findPage).not.toHaveBeenCalled();
+      expect(repository.findList).toHaveBeenCalledWith(
+        expect.objectContaining({ filters: {}, after: { id: 3, value: newest.createdAt } }),
+      );
+    });
+
+    it('q without a word: 400 naming q, before any list query', async () => {
+      repository.isSearchable.mockResolvedValueOnce(false);
+
+      const error: unknown = await service.list(request({ q: '!!!' })).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(BadRequestException);
+      expect(JSON.stringify((error as BadRequestException).getResponse())).toContain('q must contain');
+      expect(repository.findList).not.toHaveBeenCalled();
+    });
+
+    it('a cursor of another sort or other filters: 400 naming cursor', async () => {
+      const cursor = cursors.encode('title', {}, { id: 3, value: 'x' });
+
+      await expect(service.list(request({ sort: '-title', cursor }))).rejects.toThrow(BadRequestException);
+      await expect(service.list(request({ sort: 'title', author: 'Bob', cursor }))).rejects.toThrow(
+        BadRequestException,
+      );
+      expect(repository.findList).not.toHaveBeenCalled();
     });
 
     it('propagates repository errors', async () => {
       repository.findPage.mockRejectedValueOnce(new Error('connection lost'));
-      await expect(service.list(10, 0)).rejects.toThrow('connection lost');
+      await expect(service.list(request())).rejects.toThrow('connection lost');
     });
   });
 

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   ForbiddenException,
   HttpException,
   Injectable,
@@ -9,13 +10,29 @@ import {
 import { BLOGS_ADMIN_SCOPE, Principal } from '../auth/principal';
 import type { EntityTagCondition } from '../common/http/entity-tag-condition';
 import { versionsNamed } from './blog-entity-tag';
+import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
+import { BlogListCursors } from './blog-list-cursor';
 import type { Blog } from './blog.entity';
-import { BlogChanges, BlogPage, BlogsRepository, VersionCondition } from './blogs.repository';
+import { BlogChanges, BlogsRepository, VersionCondition } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
+import { PAGING } from './dto/list-blogs-query.dto';
 
 /** The owner a principal's write must match: none for a `blogs:admin` token, else its `sub`. */
 export function requiredOwner(principal: Principal): string | undefined {
   return principal.scopes.includes(BLOGS_ADMIN_SCOPE) ? undefined : principal.sub;
+}
+
+/** The filters `request` gives, without the unset ones. */
+function filtersOf(request: BlogFilters): BlogFilters {
+  const { author, q, createdAfter, createdBefore, updatedAfter } = request;
+  const given = { author, q, createdAfter, createdBefore, updatedAfter };
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+}
+
+/** Where the page after `blog` starts in the order `sort`. */
+function positionOf(blog: Blog, sort: BlogSort): BlogListPosition {
+  const { field } = sortOrder(sort);
+  return field === 'id' ? { id: blog.id } : { id: blog.id, value: blog[field] };
 }
 
 /** The parsed `If-Match` and `If-None-Match` of a conditional write (RFC 9110 §13.1). */
@@ -24,14 +41,64 @@ export interface WritePreconditions {
   readonly ifNoneMatch?: EntityTagCondition;
 }
 
-/** The rules of the blog resource: paging order, existence, ownership and preconditions. */
+/** A list request: filters, order, and where the page starts (`offset`, or `cursor`, never both). */
+export interface BlogListRequest extends BlogFilters {
+  readonly limit: number;
+  readonly offset?: number;
+  readonly sort: BlogSort;
+  readonly cursor?: string;
+  /** Whether the blogs need their `content` (the one large field). */
+  readonly withContent: boolean;
+}
+
+/** A page of the list with the exact total of the matching blogs, its offset (null after a cursor) and the next cursor. */
+export interface BlogList {
+  readonly items: readonly Blog[];
+  readonly total: number;
+  readonly offset: number | null;
+  readonly nextCursor: string | null;
+}
+
+/** The rules of the blog resource: list, existence, ownership and preconditions. */
 @Injectable()
 export class BlogsService {
-  constructor(private readonly blogs: BlogsRepository) {}
+  constructor(
+    private readonly blogs: BlogsRepository,
+    private readonly cursors: BlogListCursors,
+  ) {}
 
-  /** A page of blogs, newest first, and the exact total; an offset past the end gives an empty page. */
-  list(limit: number, offset: number): Promise<BlogPage> {
-    return this.blogs.findPage(limit, offset);
+  /**
+   * A page of the blogs matching the filters in the requested order, with their exact total; an
+   * offset past the end gives an empty page. `nextCursor` is set when more matching blogs follow.
+   * @throws BadRequestException naming `q` when it has no word to search for, or `cursor` when it does
+   *   not continue this list.
+   */
+  async list(request: BlogListRequest): Promise<BlogList> {
+    const { limit, sort, cursor, withContent } = request;
+    const filters = filtersOf(request);
+    if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
+      throw new BadRequestException([
+        'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
+      ]);
+    }
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, filters);
+    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
+    const unfiltered = Object.keys(filters).length === 0;
+    // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
+    const page =
+      unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
+        ? await this.blogs.findPage(limit, offset).then((found) => ({
+            ...found,
+            more: offset + found.items.length < found.total,
+          }))
+        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent });
+    const last = page.items.at(-1);
+    return {
+      items: page.items,
+      total: page.total,
+      offset: after === undefined ? offset : null,
+      nextCursor: page.more && last ? this.cursors.encode(sort, filters, positionOf(last, sort)) : null,
+    };
   }
 
   /** @throws NotFoundException when no blog has this id. */

@@ -52,6 +52,7 @@ describe('loadConfiguration', () => {
         },
         readsRequireAuth: true,
       },
+      cursor: { key: expect.any(Buffer), keySource: 'JWT_SECRET' },
       logging: { level: 'warn', nodeEnv: 'production' },
       rateLimit: {
         enabled: false,
@@ -72,6 +73,7 @@ describe('loadConfiguration', () => {
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://x'],
     ['JWT_SECRET', 'short'],
+    ['CURSOR_SECRET', 'short'],
     ['LOG_LEVEL', 'verbose'],
     ['RATE_LIMIT_READS', '0'],
   ])('validates every namespace: %s=%p is rejected', (variable, value) => {
@@ -85,6 +87,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
   it('lists every variable of every namespace once, sorted', () => {
     expect(ENVIRONMENT_VARIABLES).toEqual([
       'CORS_ORIGINS',
+      'CURSOR_SECRET',
       'DATABASE_MIGRATION_URL',
       'DATABASE_POOLER',
       'DATABASE_URL',

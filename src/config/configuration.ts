@@ -1,18 +1,24 @@
 import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.config';
+import { CURSOR_VARIABLES, CursorConfig, cursorConfig, loadCursorConfig } from './cursor.config';
 import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
 import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.config';
 import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
 import { loadRateLimitConfig, RATE_LIMIT_VARIABLES, RateLimitConfig, rateLimitConfig } from './rate-limit.config';
 
 /** Every configuration namespace, in the order start-up validates them. */
-export const CONFIG_NAMESPACES = [databaseConfig, httpConfig, authConfig, loggingConfig, rateLimitConfig];
+export const CONFIG_NAMESPACES = [databaseConfig, httpConfig, authConfig, cursorConfig, loggingConfig, rateLimitConfig];
 
 /** Every environment variable the service reads, sorted. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = [
   ...new Set(
-    [DATABASE_VARIABLES, HTTP_VARIABLES, AUTH_VARIABLES, LOGGING_VARIABLES, RATE_LIMIT_VARIABLES].flatMap((names) =>
-      Object.keys(names),
-    ),
+    [
+      DATABASE_VARIABLES,
+      HTTP_VARIABLES,
+      AUTH_VARIABLES,
+      CURSOR_VARIABLES,
+      LOGGING_VARIABLES,
+      RATE_LIMIT_VARIABLES,
+    ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
 
@@ -21,6 +27,7 @@ export interface Configuration {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
   readonly auth: AuthConfig;
+  readonly cursor: CursorConfig;
   readonly logging: LoggingConfig;
   readonly rateLimit: RateLimitConfig;
 }
@@ -34,6 +41,7 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     database: loadDatabaseConfig(env),
     http: loadHttpConfig(env),
     auth: loadAuthConfig(env),
+    cursor: loadCursorConfig(env),
     logging: loadLoggingConfig(env),
     rateLimit: loadRateLimitConfig(env),
   };

@@ -4,6 +4,7 @@ import { createEmbeddedDriver } from './embedded-driver';
 import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
 import { AddBlogVersion1795400100000 } from './migrations/1795400100000-AddBlogVersion';
+import { AddBlogListIndexes1795400200000 } from './migrations/1795400200000-AddBlogListIndexes';
 import { ReadTimeoutClosingClient } from './read-timeout-closing-client';
 
 /** TypeORM options of the Postgres driver (TypeORM 1.x exports no named type for them). */
@@ -46,7 +47,12 @@ export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> & Parti
 export function buildDataSourceOptions(database: DataSourceSettings): PostgresOptions {
   const common = {
     type: 'postgres',
-    migrations: [CreateBlogs1795323623852, CountBlogs1795400000000, AddBlogVersion1795400100000],
+    migrations: [
+      CreateBlogs1795323623852,
+      CountBlogs1795400000000,
+      AddBlogVersion1795400100000,
+      AddBlogListIndexes1795400200000,
+    ],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
   } as const satisfies PostgresOptions;

@@ -14,6 +14,7 @@ const CLOSED_SCHEMAS = [
   'UpdateBlogDto',
   'PatchBlogDto',
   'BlogResponse',
+  'BlogListItem',
   'BlogListResponse',
   'ErrorResponse',
 ];

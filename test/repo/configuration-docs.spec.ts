@@ -25,7 +25,7 @@ describe('configuration documentation matches the schema (EnvironmentVariables)'
   const schema = environmentVariableNames();
 
   it('the schema is read (sanity)', () => {
-    expect(schema).toEqual(expect.arrayContaining(['NODE_ENV', 'PORT', 'DATABASE_URL', 'JWT_SECRET']));
+    expect(schema).toEqual(expect.arrayContaining(['NODE_ENV', 'PORT', 'DATABASE_URL', 'JWT_SECRET', 'CURSOR_SECRET']));
   });
 
   it("README's configuration table lists exactly the schema's variables", () => {

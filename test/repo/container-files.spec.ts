@@ -100,6 +100,8 @@ describe('docker-compose.yml', () => {
   it('configures the service through environment only', () => {
     const env = compose.services.api.environment ?? {};
     expect(env).toMatchObject({ NODE_ENV: 'production' });
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'REDIS_URL']));
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'CURSOR_SECRET', 'REDIS_URL']),
+    );
   });
 });

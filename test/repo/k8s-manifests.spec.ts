@@ -140,7 +140,7 @@ describe('deploy/k8s manifests', () => {
     const secretKeys = Object.keys(secret.stringData as object);
     expect(configKeys.filter((k) => !known.includes(k))).toEqual([]);
     expect(secretKeys.filter((k) => !known.includes(k))).toEqual([]);
-    expect(secretKeys).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET']));
+    expect(secretKeys).toEqual(expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'CURSOR_SECRET']));
     expect(configKeys.filter((k) => secretKeys.includes(k))).toEqual([]);
     expect((configMap.data as Record<string, string>).NODE_ENV).toBe('production');
   });

@@ -31,12 +31,13 @@ export interface BlogBody extends BlogInput {
   updatedAt: string;
 }
 
-/** The list envelope of `GET /api/v1/blogs`. */
+/** The list envelope of `GET /api/v1/blogs`; `offset` is null on a page asked for with a cursor. */
 export interface BlogListBody {
   data: BlogBody[];
   total: number;
   limit: number;
-  offset: number;
+  offset: number | null;
+  nextCursor: string | null;
 }
 
 /** A stored row of `blogs`, timestamps as ISO strings. */

@@ -66,8 +66,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List blogs, newest first
-         * @description No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         * List, filter and search blogs, newest first by default
+         * @description Filters combine with AND; `total` counts every blog they match. A page starts after `offset` blogs, or after the last blog of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging: stable while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and `sort` is 400 naming the parameter. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
          */
         get: operations["listBlogs"];
         put?: never;
@@ -160,11 +160,36 @@ export interface components {
              */
             updatedAt: string;
         };
-        BlogListResponse: {
-            /** @description The page, newest first (`createdAt`, then `id`, descending). */
-            data: components["schemas"]["BlogResponse"][];
+        BlogListItem: {
             /**
-             * @description Number of blogs in total.
+             * @description Assigned by the service.
+             * @example 1
+             */
+            id?: number;
+            /** @example Hello */
+            title?: string;
+            /** @example First post */
+            content?: string;
+            /** @example Alice */
+            author?: string;
+            /**
+             * Format: date-time
+             * @description Creation time; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Last update time (equals `createdAt` until the first update); ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt?: string;
+        };
+        BlogListResponse: {
+            /** @description The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those named by `fields`. */
+            data: components["schemas"]["BlogListItem"][];
+            /**
+             * @description Number of all blogs matching the filters (not only this page).
              * @example 1
              */
             total: number;
@@ -174,10 +199,15 @@ export interface components {
              */
             limit: number;
             /**
-             * @description The effective offset.
+             * @description The effective offset; null when the page was asked for with `cursor`.
              * @example 0
              */
-            offset: number;
+            offset: number | null;
+            /**
+             * @description An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more matching blogs follow this page; else null.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         CreateBlogDto: {
             /**
@@ -394,8 +424,24 @@ export interface operations {
             query?: {
                 /** @description Page size, written in decimal digits without sign or leading zero. */
                 limit?: number;
-                /** @description Number of blogs to skip, written in decimal digits without sign or leading zero. */
+                /** @description Number of blogs to skip, written in decimal digits without sign or leading zero. Not with `cursor`. */
                 offset?: number;
+                /** @description Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: not whitespace only, no U+0000. */
+                author?: string;
+                /** @description Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` between alternatives. A `q` without any word (e.g. `!!!`) is 400. */
+                q?: string;
+                /** @description Only blogs created strictly after this instant. An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
+                createdAfter?: string;
+                /** @description Only blogs created strictly before this instant. An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
+                createdBefore?: string;
+                /** @description Only blogs updated strictly after this instant (what changed since). An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
+                updatedAfter?: string;
+                /** @description The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares code points. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title" | "id" | "-id";
+                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt: each item of `data` has exactly these fields. All six without it. */
+                fields?: string;
+                /** @description The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, `createdAfter`, `createdBefore`, `updatedAfter` and `sort` (`limit` and `fields` may change). Not with `offset`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -403,9 +449,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of blogs with the total and the effective paging. */
+            /** @description One page of blogs with the total, the effective paging and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description Only when more blogs follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { INT4_MAX } from '../../common/canonical-integer';
+import { BLOG_RESPONSE_FIELDS, BlogResponseField } from '../blog-list';
 import type { Blog } from '../blog.entity';
 import { BLOG_LIMITS } from './blog-input.dto';
 import { PAGING } from './list-blogs-query.dto';
@@ -37,16 +38,26 @@ export class BlogResponse {
   readonly updatedAt!: Date;
 }
 
-/** The list envelope: one page of blogs, the exact total and the effective paging. */
+/** A blog in a list: all six fields, or exactly those the query's `fields` names. */
+export class BlogListItem extends PartialType(BlogResponse) {}
+
+/** The list envelope: one page of blogs, the exact total, the effective paging and the next page's cursor. */
 export class BlogListResponse {
   @ApiProperty({
-    type: [BlogResponse],
+    type: [BlogListItem],
     maxItems: PAGING.maxLimit,
-    description: 'The page, newest first (`createdAt`, then `id`, descending).',
+    description:
+      'The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those ' +
+      'named by `fields`.',
   })
-  readonly data!: readonly BlogResponse[];
+  readonly data!: readonly BlogListItem[];
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Number of blogs in total.', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Number of all blogs matching the filters (not only this page).',
+    example: 1,
+  })
   readonly total!: number;
 
   @ApiProperty({
@@ -62,10 +73,29 @@ export class BlogListResponse {
     type: 'integer',
     minimum: 0,
     maximum: PAGING.maxOffset,
-    description: 'The effective offset.',
+    nullable: true,
+    description: 'The effective offset; null when the page was asked for with `cursor`.',
     example: 0,
   })
-  readonly offset!: number;
+  readonly offset!: number | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more ' +
+      'matching blogs follow this page; else null.',
+    example: null,
+  })
+  readonly nextCursor!: string | null;
+}
+
+/** The blog's public shape with exactly `fields` (all six by default), in {@link BLOG_RESPONSE_FIELDS} order. */
+export function toBlogListItem(blog: Blog, fields: readonly BlogResponseField[] = BLOG_RESPONSE_FIELDS): BlogListItem {
+  const full = toBlogResponse(blog);
+  return fields.length === BLOG_RESPONSE_FIELDS.length
+    ? full
+    : Object.fromEntries(fields.map((field) => [field, full[field]]));
 }
 
 /** Maps an entity to its public shape, leaving out what clients must not see (the owner). */

@@ -22,15 +22,19 @@ async function messagesOf(value: unknown): Promise<string[]> {
 }
 
 describe('ListBlogsQueryDto through the global pipes', () => {
-  it('defaults to limit 10 and offset 0, as numbers', async () => {
+  it('defaults to limit 10 and sort -createdAt; offset stays unset (0, unless a cursor is given)', async () => {
     const query = await runPipes({});
 
     expect(query).toBeInstanceOf(ListBlogsQueryDto);
-    expect(query).toEqual({ limit: 10, offset: 0 });
+    expect(query).toEqual({ limit: 10, sort: '-createdAt' });
   });
 
   it('turns canonical decimal strings into numbers', async () => {
-    await expect(runPipes({ limit: '25', offset: '40' })).resolves.toEqual({ limit: 25, offset: 40 });
+    await expect(runPipes({ limit: '25', offset: '40' })).resolves.toEqual({
+      limit: 25,
+      offset: 40,
+      sort: '-createdAt',
+    });
   });
 
   it.each([
@@ -40,7 +44,7 @@ describe('ListBlogsQueryDto through the global pipes', () => {
     const query = (await runPipes({ limit: raw })) as ListBlogsQueryDto;
 
     expect(query.limit).toBe(expected);
-    expect(query.offset).toBe(0);
+    expect(query.offset).toBeUndefined();
   });
 
   it.each(['0', '101', '1000'])('rejects limit %p naming limit', async (raw) => {
@@ -107,5 +111,109 @@ describe('ListBlogsQueryDto through the global pipes', () => {
 
     expect(messages.some((m) => m.startsWith('limit'))).toBe(true);
     expect(messages.some((m) => m.startsWith('offset'))).toBe(true);
+  });
+
+  describe('filters, sort, fields and cursor', () => {
+    const cursor = `${'A'.repeat(40)}.${'b'.repeat(43)}`;
+
+    it('keeps every valid parameter, instants as Dates', async () => {
+      const query = await runPipes({
+        author: 'Alice',
+        q: '"hello world" -draft',
+        createdAfter: '2026-11-22T10:00:00Z',
+        createdBefore: '2026-11-22T11:00:00.5+01:00',
+        updatedAfter: '2026-11-22T10:00:00.123456Z',
+        sort: 'title',
+        fields: 'id,title',
+        cursor,
+        limit: '5',
+      });
+
+      expect(query).toEqual({
+        limit: 5,
+        author: 'Alice',
+        q: '"hello world" -draft',
+        createdAfter: new Date('2026-11-22T10:00:00.000Z'),
+        createdBefore: new Date('2026-11-22T10:00:00.500Z'),
+        updatedAfter: new Date('2026-11-22T10:00:00.123Z'),
+        sort: 'title',
+        fields: 'id,title',
+        cursor,
+      });
+    });
+
+    it('compares to the millisecond: createdAfter rounds a finer instant down, createdBefore up', async () => {
+      const query = (await runPipes({
+        createdAfter: '2026-11-22T10:00:00.0005Z',
+        createdBefore: '2026-11-22T10:00:00.0005Z',
+        updatedAfter: '2026-11-22T10:00:00.0005Z',
+      })) as ListBlogsQueryDto;
+
+      expect(query.createdAfter?.toISOString()).toBe('2026-11-22T10:00:00.000Z');
+      expect(query.createdBefore?.toISOString()).toBe('2026-11-22T10:00:00.001Z');
+      expect(query.updatedAfter?.toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    });
+
+    it.each(['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'title', '-title', 'id', '-id'])(
+      'accepts sort=%s',
+      async (sort) => {
+        await expect(runPipes({ sort })).resolves.toMatchObject({ sort });
+      },
+    );
+
+    it.each(['id', 'content', 'id,title,content,author,createdAt,updatedAt', 'updatedAt,id'])(
+      'accepts fields=%s',
+      async (fields) => {
+        await expect(runPipes({ fields })).resolves.toMatchObject({ fields });
+      },
+    );
+
+    it.each<[string, Record<string, unknown>]>([
+      ['author', { author: '' }],
+      ['author', { author: 'a'.repeat(101) }],
+      ['author', { author: ' ' }],
+      ['author', { author: 'a\u0000b' }],
+      ['author', { author: ['a', 'b'] }],
+      ['q', { q: '' }],
+      ['q', { q: 'a'.repeat(201) }],
+      ['q', { q: '\t' }],
+      ['q', { q: 'x\u0000' }],
+      ['q', { q: ['a', 'b'] }],
+      ['createdAfter', { createdAfter: '2026-11-22' }],
+      ['createdAfter', { createdAfter: '2026-11-22T10:00:00' }],
+      ['createdAfter', { createdAfter: '' }],
+      ['createdBefore', { createdBefore: '2026-02-30T00:00:00Z' }],
+      ['createdBefore', { createdBefore: '1767225600000' }],
+      ['updatedAfter', { updatedAfter: '0000-01-01T00:00:00Z' }],
+      ['updatedAfter', { updatedAfter: ['2026-11-22T10:00:00Z', '2026-11-22T10:00:00Z'] }],
+      ['sort', { sort: 'author' }],
+      ['sort', { sort: '+title' }],
+      ['sort', { sort: 'Title' }],
+      ['sort', { sort: '' }],
+      ['sort', { sort: ['title', 'id'] }],
+      ['fields', { fields: '' }],
+      ['fields', { fields: 'id,' }],
+      ['fields', { fields: 'id,,title' }],
+      ['fields', { fields: 'id, title' }],
+      ['fields', { fields: 'id,id' }],
+      ['fields', { fields: 'ownerSub' }],
+      ['fields', { fields: 'searchVector' }],
+      ['fields', { fields: ['id', 'title'] }],
+      ['cursor', { cursor: '' }],
+      ['cursor', { cursor: 'garbage' }],
+      ['cursor', { cursor: `${cursor}=` }],
+      ['cursor', { cursor: [cursor, cursor] }],
+      ['cursor', { cursor, offset: '0' }],
+    ])('rejects a bad %s (%p) naming it', async (name, value) => {
+      const messages = await messagesOf(value);
+
+      expect(messages.every((m) => m.startsWith(name))).toBe(true);
+    });
+
+    it('names both cursor and offset when they come together', async () => {
+      const messages = await messagesOf({ cursor, offset: '10' });
+
+      expect(messages).toEqual(['cursor and offset cannot be combined: a cursor continues where its page ended']);
+    });
   });
 });

@@ -1,12 +1,38 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsDate, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { INT4_MAX, parseCanonicalInteger } from '../../common/canonical-integer';
+import { MillisecondRounding, parseRfc3339DateTime } from '../../common/rfc3339';
+import { CodePointLength } from '../../common/validators/code-point-length.decorator';
+import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
+import { CURSOR_SYNTAX } from '../blog-list-cursor';
+import { BLOG_RESPONSE_FIELDS, BLOG_SORTS, BlogSort, DEFAULT_BLOG_SORT, parseFieldList } from '../blog-list';
+import { BLOG_LIMITS } from './blog-input.dto';
 
 /** Paging bounds of the list operation. */
 export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOffset: INT4_MAX } as const;
 
-/** Query of `GET /api/v1/blogs`; decorators run bottom-up, so the integer check comes first. */
+/** Lengths of the filter values, in Unicode code points. */
+export const FILTER_LIMITS = { author: BLOG_LIMITS.author, q: { min: 1, max: 200 } } as const;
+
+const DATE_TIME_EXAMPLE = '2026-11-22T10:00:00Z';
+const DATE_TIME_RULE =
+  'An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions ' +
+  'allowed), between years 0001 and 9999 in UTC.';
+
+/** `@Transform` callback: an RFC 3339 date-time becomes a `Date` rounded as `rounding` says; anything else stays for `@IsDate()`. */
+const toInstant =
+  (rounding: MillisecondRounding) =>
+  ({ value }: { value: unknown }): unknown =>
+    (typeof value === 'string' && parseRfc3339DateTime(value, rounding)) || value;
+
+const dateTimeMessage = (name: string): string =>
+  `${name} must be an RFC 3339 date-time with Z or an offset, e.g. ${DATE_TIME_EXAMPLE}, between years 0001 and 9999`;
+
+/**
+ * Query of `GET /api/v1/blogs`; decorators run bottom-up, so the type check comes first. Each value is
+ * checked here except what only PostgreSQL can tell (whether `q` has a word) and the cursor's signature.
+ */
 export class ListBlogsQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
@@ -27,12 +53,121 @@ export class ListBlogsQueryDto {
     minimum: 0,
     maximum: PAGING.maxOffset,
     default: PAGING.defaultOffset,
-    description: 'Number of blogs to skip, written in decimal digits without sign or leading zero.',
+    description: 'Number of blogs to skip, written in decimal digits without sign or leading zero. Not with `cursor`.',
     example: 0,
   })
   @Transform(parseCanonicalInteger)
   @Max(PAGING.maxOffset)
   @Min(0)
   @IsInt({ message: 'offset must be an integer in decimal digits, without sign or leading zeros' })
-  readonly offset: number = PAGING.defaultOffset;
+  @IsOptional()
+  readonly offset?: number;
+
+  @ApiPropertyOptional({
+    minLength: FILTER_LIMITS.author.min,
+    maxLength: FILTER_LIMITS.author.max,
+    description:
+      'Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: ' +
+      'not whitespace only, no U+0000.',
+    example: 'Alice',
+  })
+  @IsSafeText()
+  @CodePointLength(FILTER_LIMITS.author.min, FILTER_LIMITS.author.max)
+  @IsString()
+  @IsOptional()
+  readonly author?: string;
+
+  @ApiPropertyOptional({
+    minLength: FILTER_LIMITS.q.min,
+    maxLength: FILTER_LIMITS.q.max,
+    description:
+      "Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole " +
+      'words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` ' +
+      'between alternatives. A `q` without any word (e.g. `!!!`) is 400.',
+    example: 'hello -draft',
+  })
+  @IsSafeText()
+  @CodePointLength(FILTER_LIMITS.q.min, FILTER_LIMITS.q.max)
+  @IsString()
+  @IsOptional()
+  readonly q?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: `Only blogs created strictly after this instant. ${DATE_TIME_RULE}`,
+    example: DATE_TIME_EXAMPLE,
+  })
+  @Transform(toInstant('floor'))
+  @IsDate({ message: dateTimeMessage('createdAfter') })
+  @IsOptional()
+  readonly createdAfter?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: `Only blogs created strictly before this instant. ${DATE_TIME_RULE}`,
+    example: DATE_TIME_EXAMPLE,
+  })
+  @Transform(toInstant('ceil'))
+  @IsDate({ message: dateTimeMessage('createdBefore') })
+  @IsOptional()
+  readonly createdBefore?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: `Only blogs updated strictly after this instant (what changed since). ${DATE_TIME_RULE}`,
+    example: DATE_TIME_EXAMPLE,
+  })
+  @Transform(toInstant('floor'))
+  @IsDate({ message: dateTimeMessage('updatedAfter') })
+  @IsOptional()
+  readonly updatedAfter?: Date;
+
+  @ApiPropertyOptional({
+    enum: BLOG_SORTS,
+    default: DEFAULT_BLOG_SORT,
+    description:
+      'The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares ' +
+      'code points.',
+  })
+  @IsIn(BLOG_SORTS, { message: `sort must be one of ${BLOG_SORTS.join(', ')}` })
+  readonly sort: BlogSort = DEFAULT_BLOG_SORT;
+
+  @ApiPropertyOptional({
+    description:
+      `Comma-separated, distinct names among ${BLOG_RESPONSE_FIELDS.join(', ')}: each item of \`data\` has exactly ` +
+      'these fields. All six without it.',
+    example: 'id,title,createdAt',
+  })
+  @ValidateBy({
+    name: 'isFieldList',
+    validator: {
+      validate: (value: unknown): boolean => typeof value !== 'string' || parseFieldList(value) !== undefined,
+      defaultMessage: () =>
+        `fields must be a comma-separated list of distinct names among ${BLOG_RESPONSE_FIELDS.join(', ')}`,
+    },
+  })
+  @IsString()
+  @IsOptional()
+  readonly fields?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 2044,
+    description:
+      'The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, ' +
+      '`createdAfter`, `createdBefore`, `updatedAfter` and `sort` (`limit` and `fields` may change). Not with `offset`.',
+  })
+  @ValidateBy({
+    name: 'isWithoutOffset',
+    validator: {
+      validate: (_value: unknown, args): boolean => (args?.object as ListBlogsQueryDto).offset === undefined,
+      defaultMessage: () => 'cursor and offset cannot be combined: a cursor continues where its page ended',
+    },
+  })
+  @Matches(CURSOR_SYNTAX, { message: 'cursor must be the nextCursor of an earlier answer' })
+  @IsString()
+  @IsOptional()
+  readonly cursor?: string;
 }

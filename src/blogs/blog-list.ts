@@ -1,0 +1,56 @@
+/** The orders of the list: a field, descending with `-`; ties are broken by `id` in the same direction. */
+export const BLOG_SORTS = [
+  'createdAt',
+  '-createdAt',
+  'updatedAt',
+  '-updatedAt',
+  'title',
+  '-title',
+  'id',
+  '-id',
+] as const;
+export type BlogSort = (typeof BLOG_SORTS)[number];
+
+/** Newest first. */
+export const DEFAULT_BLOG_SORT: BlogSort = '-createdAt';
+
+/** The field a sort orders by. */
+export type BlogSortField = 'createdAt' | 'updatedAt' | 'title' | 'id';
+
+/** The field of `sort` and its direction. */
+export function sortOrder(sort: BlogSort): { readonly field: BlogSortField; readonly descending: boolean } {
+  const descending = sort.startsWith('-');
+  return { field: (descending ? sort.slice(1) : sort) as BlogSortField, descending };
+}
+
+/** The fields of a blog a response may carry, in the order they are sent. */
+export const BLOG_RESPONSE_FIELDS = ['id', 'title', 'content', 'author', 'createdAt', 'updatedAt'] as const;
+export type BlogResponseField = (typeof BLOG_RESPONSE_FIELDS)[number];
+
+/**
+ * The fields a `fields` value names (`id,title`), in {@link BLOG_RESPONSE_FIELDS} order.
+ * @returns undefined unless it is a non-empty comma-separated list of distinct field names.
+ */
+export function parseFieldList(text: string): BlogResponseField[] | undefined {
+  const names = text.split(',');
+  const known = new Set<string>(BLOG_RESPONSE_FIELDS);
+  if (new Set(names).size !== names.length || !names.every((name) => known.has(name))) return undefined;
+  return BLOG_RESPONSE_FIELDS.filter((field) => names.includes(field));
+}
+
+/** Filters of the list, combined with AND; instants are compared strictly, to the millisecond. */
+export interface BlogFilters {
+  /** `author` equals it exactly. */
+  readonly author?: string;
+  /** `websearch_to_tsquery('simple', q)` matches `title` and `content`. */
+  readonly q?: string;
+  readonly createdAfter?: Date;
+  readonly createdBefore?: Date;
+  readonly updatedAfter?: Date;
+}
+
+/** Where a keyset page starts: after the blog with this `id` and this value of the sort field (none for `id`). */
+export interface BlogListPosition {
+  readonly id: number;
+  readonly value?: Date | string;
+}

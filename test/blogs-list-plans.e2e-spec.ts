@@ -1,0 +1,136 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Test, TestingModule } from '@nestjs/testing';
+import { DataSource, Logger } from 'typeorm';
+import { BlogCount } from '../src/blogs/blog-count.entity';
+import { Blog } from '../src/blogs/blog.entity';
+import { BlogListQuery, BlogsRepository } from '../src/blogs/blogs.repository';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+// The list statements the repository builds, and the indexes that can serve them: each filter and
+// order has an index of its own (migration AddBlogListIndexes). With sequential scans priced out,
+// the plan of each statement must name the index meant for it; a statement that no index matches
+// (e.g. a title order without COLLATE "C") falls back to another scan and fails here.
+
+type Statement = { readonly sql: string; readonly parameters: readonly unknown[] };
+
+/** Keeps the statements TypeORM runs, for EXPLAIN. */
+class StatementRecorder implements Logger {
+  readonly statements: Statement[] = [];
+  logQuery(sql: string, parameters: unknown[] = []): void {
+    this.statements.push({ sql, parameters });
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+const at = (second: number): Date => new Date(Date.parse('2025-01-01T00:00:00.000Z') + second * 1000);
+
+describe('list statements and their indexes (e2e)', () => {
+  const recorder = new StatementRecorder();
+  let database: TestDatabase;
+  let moduleRef: TestingModule;
+  let repository: BlogsRepository;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = database.env;
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions({ url, dataDir }),
+          autoLoadEntities: true,
+          migrationsRun: true,
+          logger: recorder,
+        }),
+        TypeOrmModule.forFeature([Blog, BlogCount]),
+      ],
+      providers: [BlogsRepository],
+    }).compile();
+    repository = moduleRef.get(BlogsRepository);
+    dataSource = moduleRef.get(DataSource);
+    await dataSource.query(
+      `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+       SELECT 'title ' || n, 'word' || (n % 50) || ' text', 'author ' || (n % 400), 'x',
+         timestamptz '2025-01-01T00:00:00Z' + n * interval '1 second', timestamptz '2025-06-01T00:00:00Z' + n * interval '1 second'
+       FROM generate_series(1, 2000) AS n`,
+    );
+    await dataSource.query('ANALYZE blogs');
+  });
+
+  afterAll(async () => {
+    await moduleRef?.close();
+    await database?.drop();
+  });
+
+  /** The plan of the one statement `findList(query)` runs, with sequential scans and sorts priced out. */
+  async function planOf(query: Partial<BlogListQuery>): Promise<string> {
+    recorder.statements.length = 0;
+    await repository.findList({ filters: {}, sort: '-createdAt', limit: 10, offset: 0, withContent: true, ...query });
+    expect(recorder.statements).toHaveLength(1);
+    const [{ sql, parameters }] = recorder.statements;
+    return dataSource.transaction(async (manager) => {
+      await manager.query('SET LOCAL enable_seqscan = off');
+      await manager.query('SET LOCAL enable_sort = off');
+      const rows: { 'QUERY PLAN': unknown }[] = await manager.query(`EXPLAIN (FORMAT JSON) ${sql}`, [...parameters]);
+      return JSON.stringify(rows[0]['QUERY PLAN']);
+    });
+  }
+
+  /** The index names the plan scans. */
+  const indexesIn = (plan: string): string[] =>
+    [...new Set([...plan.matchAll(/"Index Name":"([^"]+)"/g)].map((m) => m[1]))].sort();
+
+  it.each<[string, Partial<BlogListQuery>, string[]]>([
+    ['author, newest first', { filters: { author: 'author 3' } }, ['IDX_blogs_author_created_at_id']],
+    ['author, by title', { sort: 'title', filters: { author: 'author 3' } }, ['IDX_blogs_author_title_c_id']],
+    [
+      'author, by updatedAt after a cursor',
+      {
+        sort: '-updatedAt',
+        filters: { author: 'author 3' },
+        after: { id: 1003, value: new Date('2025-06-01T00:16:43Z') },
+      },
+      ['IDX_blogs_author_updated_at_id'],
+    ],
+    ['title, ascending', { sort: 'title' }, ['IDX_blogs_title_c_id']],
+    [
+      'title, descending, after a cursor',
+      { sort: '-title', after: { id: 9, value: 'title 5' } },
+      ['IDX_blogs_title_c_id'],
+    ],
+    ['updatedAt, after a cursor', { sort: '-updatedAt', after: { id: 9, value: at(9) } }, ['IDX_blogs_updated_at_id']],
+    ['newest first after a cursor', { after: { id: 9, value: at(9) } }, ['IDX_blogs_created_at_id']],
+    ['id', { sort: 'id', after: { id: 9 } }, ['PK_e113335f11c926da929a625f118']],
+  ])('%s: the page is read through its index; the total comes from the counter', async (_name, query, indexes) => {
+    const plan = await planOf(query);
+
+    expect(indexesIn(plan)).toEqual(expect.arrayContaining(indexes));
+    expect(plan.includes('"Relation Name":"blog_counts"')).toBe(query.filters?.author === undefined);
+  });
+
+  it('a search counts and reads through the GIN index of search_vector', async () => {
+    expect(indexesIn(await planOf({ filters: { q: 'word7 text' } }))).toContain('IDX_blogs_search_vector');
+  });
+
+  it('createdAfter and updatedAfter count through their indexes', async () => {
+    expect(indexesIn(await planOf({ filters: { createdAfter: at(1500) } }))).toContain('IDX_blogs_created_at_id');
+    expect(indexesIn(await planOf({ sort: 'updatedAt', filters: { updatedAfter: at(1500) } }))).toContain(
+      'IDX_blogs_updated_at_id',
+    );
+  });
+
+  it('the page without content selects no content column, and no statement reads search_vector into a blog', async () => {
+    recorder.statements.length = 0;
+    await repository.findList({ filters: { q: 'word1' }, sort: 'title', limit: 5, offset: 0, withContent: false });
+    const [{ sql }] = recorder.statements;
+
+    expect(sql).not.toMatch(/"content"/);
+    expect(sql).toMatch(/"search_vector" @@ websearch_to_tsquery\('simple', \$\d+\)/);
+    expect(sql.match(/"search_vector"/g)).toHaveLength(2);
+  });
+});
