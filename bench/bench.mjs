@@ -10,10 +10,14 @@
 //   --connections C    concurrent connections (default 50)
 //   --rounds R         runs per scenario and server, alternating baseline and service; the
 //                      table shows medians (default 1)
-//   --scenarios a,b    subset of: read-one,list-first,list-deep,list-large,list-large-compressed,create,
-//                      create-uncounted,update,mixed (list-large: the 100 oldest blogs, ~10 kB of content each,
-//                      without and with Accept-Encoding: gzip, br; the table shows bytes per response)
+//   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
+//                      cursor-deep,list-large,list-large-compressed,create,create-uncounted,update,patch,delete,
+//                      mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter)
+//                      (list-author: one author's ~1,000 blogs at 1M; search-rare / search-common: a word in
+//                      1 of 10,000 / 1 of 10 blogs; cursor-deep: page 1,000 of a cursor walk; delete: blogs
+//                      seeded for each run, one request each)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --no-build         use the existing dist/
 //   --keep-db          keep the fresh database (its URL is printed)
@@ -35,11 +39,17 @@ const ALL_SCENARIOS = [
   'read-one',
   'list-first',
   'list-deep',
+  'list-author',
+  'search-rare',
+  'search-common',
+  'cursor-deep',
   'list-large',
   'list-large-compressed',
   'create',
   'create-uncounted',
   'update',
+  'patch',
+  'delete',
   'mixed',
 ];
 /** Blogs of ~10 kB content, the oldest of all, that the list-large scenarios page through 100 at a time. */
@@ -48,6 +58,10 @@ const LARGE_BLOGS = 100;
 const UNCOUNTED = new Set(['create-uncounted']);
 const SEED_BATCH = 100_000;
 const UPDATE_BLOGS = 100;
+/** The cursor-deep scenario reads this page of a cursor walk (or the last full page of a smaller table). */
+const CURSOR_DEEP_PAGE = 1000;
+/** Blogs seeded for one delete run, per second of its duration: more than either server deletes. */
+const DELETES_PER_SECOND = 6000;
 const BENCH_SUB = 'bench';
 const JWT_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -128,7 +142,13 @@ async function main() {
   for (const rows of rowSteps) {
     await seed(db, rows);
     await warmUp([baseline, service], token);
-    const step = { rows, scenarios: {}, pagesChecked: await checkPages(db, [baseline, service]) };
+    const step = {
+      rows,
+      scenarios: {},
+      pagesChecked: await checkPages(db, [baseline, service]),
+      filtersChecked: await checkFilters(db, [baseline, service]),
+      deepCursors: {},
+    };
     for (const scenario of scenarios) {
       const total = await countBlogs(db);
       const job = {
@@ -141,6 +161,9 @@ async function main() {
         // The last page of ordinary blogs; the large ones are older still.
         deepOffset: Math.max(0, total - LARGE_BLOGS - 10),
         largeOffset: Math.max(0, total - LARGE_BLOGS),
+        listAuthor: LIST_AUTHOR,
+        commonWord: COMMON_WORD,
+        rareWord: RARE_WORD,
       };
       const runs = { baseline: [], service: [] };
       if (UNCOUNTED.has(scenario)) await db.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_inserted');
@@ -150,7 +173,8 @@ async function main() {
             log(
               `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
             );
-            runs[server.name].push(await measure(server, job));
+            runs[server.name].push(await measure(server, await prepareRun(db, server, job, step)));
+            while (cleanupsAfterRun.length > 0) await cleanupsAfterRun.pop()();
           }
         }
       } finally {
@@ -286,6 +310,34 @@ async function restoreCounter(db) {
   await db.query(`UPDATE blog_counts SET n = CASE WHEN shard = 0 THEN (SELECT count(*) FROM blogs) ELSE 0 END`);
 }
 
+/**
+ * Words of the seeded text: blogs read like prose, so the search has a realistic vocabulary and
+ * index. Every seeded blog also gets {@link COMMON_WORD} (1 in 10) or {@link RARE_WORD} (1 in 10,000).
+ */
+const VOCABULARY = `time year people way day man thing woman life child world school state family student group
+country problem hand part place case week company system program question work government number night point
+home water room mother area money story fact month lot right study book eye job word business issue side kind
+head house service friend father power hour game line end member law car city community name president team
+minute idea kid body information back parent face others level office door health person art war history party
+result change morning reason research girl guy moment air teacher force education foot boy age policy music market
+sense nation plan college interest death experience effect class control care field development role effort rate
+heart drug show leader light voice wife police mind price report decision son view relationship town road arm
+difference value building action model season society tax director position player record paper space ground form
+event official matter center couple site project activity star table need court oil situation cost industry figure
+street image phone data picture practice piece land product doctor wall patient worker news test movie north love
+support technology step baby computer type attention film tree source organization hair window evidence population
+site garden river mountain ocean forest island valley desert bridge castle village harbor garden kitchen bread
+coffee tea winter summer spring autumn rain snow wind cloud storm sun moon planet engine signal network server
+database query index cursor token secret migration release version feature bug test deploy cluster replica`
+  .split(/\s+/)
+  .filter((word) => word !== '');
+/** In one seeded blog in 10 (the search-common scenario), and one in 10,000 (search-rare). */
+const COMMON_WORD = 'lighthouse';
+const RARE_WORD = 'zephyr';
+/** Seeded blogs have one of this many authors (`Author 0` …), ~1,000 blogs each at 1M. */
+const AUTHORS = 1000;
+const LIST_AUTHOR = 'Author 7';
+
 /** Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans. */
 async function seed(db, target) {
   const started = Date.now();
@@ -294,12 +346,20 @@ async function seed(db, target) {
   log(`seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs`);
   while (count < target) {
     const batch = Math.min(SEED_BATCH, target - count);
-    // Seeded blogs are older than anything the scenarios create, spaced one second apart.
+    // Seeded blogs are older than anything the scenarios create, spaced one second apart; 60 words
+    // of content and 4 of title, drawn by a hash of the blog's number.
     await db.query(
       `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
-       SELECT 'Seeded blog ' || g, repeat(md5(g::text) || ' ', 20), 'Seeder', 'seed', t, t
-       FROM generate_series($1::int, $2::int) g, LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts`,
-      [count + 1, count + batch],
+       SELECT initcap(words.title) || ' ' || g, words.content
+           || CASE WHEN g % 10 = 3 THEN ' ${COMMON_WORD}' ELSE '' END
+           || CASE WHEN g % 10000 = 7 THEN ' ${RARE_WORD}' ELSE '' END,
+         'Author ' || (g % ${AUTHORS}), 'seed', t, t
+       FROM generate_series($1::int, $2::int) g,
+         LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts,
+         LATERAL (SELECT string_agg(w.word, ' ') FILTER (WHERE i <= 4) AS title, string_agg(w.word, ' ') AS content
+           FROM generate_series(1, 60) i,
+             LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words`,
+      [count + 1, count + batch, VOCABULARY],
     );
     count += batch;
     log(
@@ -308,6 +368,86 @@ async function seed(db, target) {
   }
   await db.query('VACUUM (ANALYZE) blogs');
   log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The job of one run on `server`: a page-1,000 cursor of its own, or fresh blogs to delete. */
+async function prepareRun(db, server, job, step) {
+  if (job.scenario === 'cursor-deep') {
+    step.deepCursors[server.name] ??= await deepCursor(db, server);
+    return { ...job, deepCursor: step.deepCursors[server.name] };
+  }
+  if (job.scenario === 'delete') {
+    const { rows } = await db.query(
+      `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'Bench delete ' || g, 'To be deleted', 'Bench', $1
+       FROM generate_series(1, $2::int) g RETURNING id`,
+      [BENCH_SUB, duration * DELETES_PER_SECOND],
+    );
+    const ids = rows.map((row) => row.id);
+    const deleteIds = [Math.min(...ids), Math.max(...ids)];
+    // What the run leaves is deleted after it, so the table is as before for the next scenario.
+    cleanupsAfterRun.push(() => db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', deleteIds));
+    return { ...job, deleteIds };
+  }
+  return job;
+}
+const cleanupsAfterRun = [];
+
+/**
+ * Walks `server`'s nextCursor chain to page {@link CURSOR_DEEP_PAGE} (10 blogs a page) and checks
+ * that page against SQL's `OFFSET`. @returns the cursor of that page.
+ */
+async function deepCursor(db, server) {
+  const total = await countBlogs(db);
+  const page = Math.max(1, Math.min(CURSOR_DEEP_PAGE, Math.floor(total / 10)));
+  let cursor;
+  for (let i = 1; i < page; i += 1) {
+    const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const body = await (await fetch(`${server.url}/api/v1/blogs?limit=10${query}`)).json();
+    if (typeof body.nextCursor !== 'string') throw new Error(`${server.name}: no nextCursor on page ${i}`);
+    cursor = body.nextCursor;
+  }
+  const { rows } = await db.query('SELECT id FROM blogs ORDER BY created_at DESC, id DESC LIMIT 10 OFFSET $1', [
+    (page - 1) * 10,
+  ]);
+  const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+  const body = await (await fetch(`${server.url}/api/v1/blogs?limit=10${query}`)).json();
+  const [got, expected] = [body.data.map((blog) => blog.id), rows.map((row) => row.id)].map((ids) => ids.join());
+  if (got !== expected) throw new Error(`${server.name} cursor page ${page}: ${got}, expected ${expected}`);
+  log(`${server.name}: cursor walk to page ${page} matches SQL`);
+  return cursor ?? '';
+}
+
+/**
+ * Checks the totals and first pages of the list-author and search scenarios on both servers
+ * against plain SQL (`count(*)`, `to_tsvector` computed on the fly). @throws on any difference.
+ */
+async function checkFilters(db, servers) {
+  const cases = [
+    ['author', LIST_AUTHOR, 'author = $1'],
+    ['q', COMMON_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
+    ['q', RARE_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
+  ];
+  for (const [parameter, value, where] of cases) {
+    const { rows } = await db.query(
+      `SELECT id, count(*) OVER () AS total FROM blogs WHERE ${where} ORDER BY created_at DESC, id DESC`,
+      [value],
+    );
+    const expected = JSON.stringify({
+      total: Number(rows[0]?.total ?? 0),
+      ids: rows.slice(0, 10).map((row) => row.id),
+    });
+    for (const server of servers) {
+      const body = await (
+        await fetch(`${server.url}/api/v1/blogs?limit=10&${parameter}=${encodeURIComponent(value)}`)
+      ).json();
+      const got = JSON.stringify({ total: body.total, ids: body.data.map((blog) => blog.id) });
+      if (got !== expected) throw new Error(`${server.name} ${parameter}=${value}: ${got}, expected ${expected}`);
+    }
+    log(
+      `${parameter}=${value}: total ${Number(rows[0]?.total ?? 0).toLocaleString('en')} and first page match SQL on both servers`,
+    );
+  }
+  return cases.length;
 }
 
 /** The list-large scenarios' blogs: older than every seeded one, so they stay the last page. */

@@ -3,14 +3,17 @@
 // figures as one JSON line on stdout.
 //
 // Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
-//        deepOffset: number }
+//        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
+//        deleteIds: [first, last] }
 import autocannon from 'autocannon';
 
 const job = JSON.parse(process.argv[2]);
-const { scenario, token, ids, updateIds, deepOffset, largeOffset } = job;
+const { scenario, token, ids, updateIds, deepOffset, largeOffset, deleteIds } = job;
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const randomId = () => ids[0] + Math.floor(Math.random() * (ids[1] - ids[0] + 1));
 let sequence = 0;
+// Each delete takes the next of the blogs seeded for this run: none is deleted twice.
+let nextDelete = deleteIds?.[0] ?? 0;
 const blogBody = () => {
   sequence += 1;
   return JSON.stringify({
@@ -39,6 +42,25 @@ const requests = {
     headers: auth,
     body: blogBody(),
   }),
+  'list-author': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&author=${encodeURIComponent(job.listAuthor)}` }),
+  'search-rare': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.rareWord}` }),
+  'search-common': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.commonWord}` }),
+  'cursor-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&cursor=${encodeURIComponent(job.deepCursor)}` }),
+  patch: () => {
+    sequence += 1;
+    return {
+      method: 'PATCH',
+      path: `/api/v1/blogs/${updateIds[Math.floor(Math.random() * updateIds.length)]}`,
+      headers: { ...auth, 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ title: `Bench patch ${sequence}` }),
+    };
+  },
+  delete: () => {
+    // Past the last one, the same id again: its 404s show in non-2xx that the run needed more blogs.
+    const id = Math.min(nextDelete, deleteIds[1]);
+    nextDelete += 1;
+    return { method: 'DELETE', path: `/api/v1/blogs/${id}`, headers: { authorization: auth.authorization } };
+  },
   mixed: () => {
     const roll = Math.random();
     if (roll < 0.6) return requests['read-one']();

@@ -5,6 +5,10 @@
 // the service's own code cost. It is the ceiling a Node process reaches here: keep it simple and
 // never make it slower than it needs to be.
 //
+// The list also takes `author`, `q` (full-text search) and `cursor` (keyset paging, newest first),
+// the filters the bench's scenarios use, with the same exact `total` and a signed `nextCursor` of
+// its own format; PATCH (merge patch of the given fields) and DELETE complete the writes.
+//
 // Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -45,11 +49,51 @@ const SQL = {
   update: {
     name: 'update',
     text:
-      `UPDATE blogs SET title = $2, content = $3, author = $4, ` +
-      `updated_at = GREATEST(CURRENT_TIMESTAMP, updated_at + interval '1 millisecond') ` +
+      `UPDATE blogs SET title = COALESCE($2, title), content = COALESCE($3, content), author = COALESCE($4, author), ` +
+      `updated_at = GREATEST(CURRENT_TIMESTAMP, updated_at + interval '1 millisecond'), version = version + 1 ` +
       `WHERE id = $1 AND owner_sub = $5 RETURNING ${COLUMNS}`,
   },
+  delete: { name: 'delete', text: `DELETE FROM blogs WHERE id = $1 AND owner_sub = $2 RETURNING id` },
+  // Keyset page after ($1, $2), one row more than asked to tell whether another page follows.
+  after: {
+    name: 'after',
+    text:
+      `WITH c AS (SELECT sum(n)::int8 AS total FROM blog_counts), page AS (SELECT ${COLUMNS} FROM blogs ` +
+      `WHERE (created_at, id) < ($1::timestamptz, $2::int4) ORDER BY created_at DESC, id DESC LIMIT $3::int4 + 1) ` +
+      `SELECT c.total, page.* FROM c LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
+  },
+  ...Object.fromEntries(
+    Object.entries({
+      author: 'author = $1',
+      search: `search_vector @@ websearch_to_tsquery('simple', $1)`,
+    }).map(([name, where]) => [
+      name,
+      {
+        name,
+        text:
+          `WITH page AS (SELECT ${COLUMNS} FROM blogs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) ` +
+          `SELECT (SELECT count(*) FROM blogs WHERE ${where}) AS total, page.* FROM (VALUES (1)) one ` +
+          `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
+      },
+    ]),
+  ),
 };
+
+/** `base64url(createdAt ISO string + " " + id) + "." + base64url(HMAC-SHA256)` of a page's last blog. */
+function cursorAfter(blog) {
+  const payload = Buffer.from(`${blog.createdAt.toISOString()} ${blog.id}`).toString('base64url');
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+}
+
+/** [createdAt, id] of a cursor this server made, else undefined. */
+function positionOf(cursor) {
+  const [payload, signature = ''] = cursor.split('.');
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const [createdAt, id] = Buffer.from(payload, 'base64url').toString().split(' ');
+  return [createdAt, Number(id)];
+}
 
 function send(res, status, body, headers) {
   const text = JSON.stringify(body);
@@ -63,6 +107,14 @@ function send(res, status, body, headers) {
 
 function error(res, status, message) {
   send(res, status, { statusCode: status, error: 'Error', message });
+}
+
+/** Sends the list envelope of `rows` (each with the page's `total`; one row without a blog for an empty page). */
+function sendPage(res, rows, limit, offset, more) {
+  const total = Number(rows[0].total);
+  const blogs = rows[0].id === null ? [] : rows.slice(0, limit).map(({ total: _t, ...blog }) => blog);
+  const nextCursor = more ? cursorAfter(blogs[blogs.length - 1]) : null;
+  send(res, 200, { data: blogs, total, limit, offset, nextCursor });
 }
 
 function intParam(text, min, max, fallback) {
@@ -92,11 +144,19 @@ function subject(authorization) {
 }
 
 function validInput(body) {
+  return validFields(body, Object.keys(LIMITS)) && Object.keys(body).length === 3;
+}
+
+function validPatch(body) {
+  return validFields(body, Object.keys(body)) && Object.keys(body).length > 0;
+}
+
+function validFields(body, fields) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
-  const keys = Object.keys(body);
-  if (keys.length !== 3) return false;
-  for (const [field, max] of Object.entries(LIMITS)) {
+  for (const field of fields) {
+    const max = Object.hasOwn(LIMITS, field) ? LIMITS[field] : undefined;
     const value = body[field];
+    if (max === undefined) return false;
     if (
       typeof value !== 'string' ||
       value.length < 1 ||
@@ -132,13 +192,25 @@ async function handle(req, res) {
   const rest = path.slice('/api/v1/blogs'.length);
 
   if (rest === '' && req.method === 'GET') {
-    const limit = intParam(url.searchParams.get('limit'), 1, 100, 10);
-    const offset = intParam(url.searchParams.get('offset'), 0, INT4_MAX, 0);
+    const params = url.searchParams;
+    const limit = intParam(params.get('limit'), 1, 100, 10);
+    const offset = intParam(params.get('offset'), 0, INT4_MAX, 0);
+    const [author, q, cursor] = ['author', 'q', 'cursor'].map((name) => params.get(name));
     if (limit === undefined || offset === undefined) return error(res, 400, 'bad query');
-    const { rows } = await pool.query({ ...SQL.list, values: [limit, offset] });
-    const total = Number(rows[0].total);
-    const data = rows[0].id === null ? [] : rows.map(({ total: _t, ...blog }) => blog);
-    return send(res, 200, { data, total, limit, offset });
+    if ((author !== null && (author.length < 1 || author.length > 100)) || (q !== null && q.length > 200)) {
+      return error(res, 400, 'bad query');
+    }
+    if (cursor !== null) {
+      const position = positionOf(cursor);
+      if (position === undefined) return error(res, 400, 'bad cursor');
+      const { rows } = await pool.query({ ...SQL.after, values: [...position, limit] });
+      return sendPage(res, rows, limit, null, rows.length > limit);
+    }
+    const [statement, filter] = author !== null ? [SQL.author, author] : q !== null ? [SQL.search, q] : [SQL.list];
+    const values = filter === undefined ? [limit, offset] : [filter, limit, offset];
+    const { rows } = await pool.query({ ...statement, values });
+    const count = rows[0].id === null ? 0 : rows.length;
+    return sendPage(res, rows, limit, offset, offset + count < Number(rows[0].total));
   }
   if (rest === '' && req.method === 'POST') {
     const sub = subject(req.headers.authorization);
@@ -157,13 +229,20 @@ async function handle(req, res) {
     const { rows } = await pool.query({ ...SQL.readOne, values: [id] });
     return rows.length === 0 ? error(res, 404, 'Not Found') : send(res, 200, rows[0]);
   }
-  if (req.method === 'PUT') {
+  if (req.method === 'PUT' || req.method === 'PATCH' || req.method === 'DELETE') {
     const sub = subject(req.headers.authorization);
     if (!sub) return error(res, 401, 'Unauthorized');
     if (id === undefined) return error(res, 400, 'bad id');
+    if (req.method === 'DELETE') {
+      const { rows } = await pool.query({ ...SQL.delete, values: [id, sub] });
+      if (rows.length === 0) return error(res, 404, 'Not Found or not yours');
+      res.writeHead(204).end();
+      return undefined;
+    }
     const body = JSON.parse(await readBody(req));
-    if (!validInput(body)) return error(res, 400, 'bad body');
-    const { rows } = await pool.query({ ...SQL.update, values: [id, body.title, body.content, body.author, sub] });
+    if (req.method === 'PUT' ? !validInput(body) : !validPatch(body)) return error(res, 400, 'bad body');
+    const values = [id, body.title ?? null, body.content ?? null, body.author ?? null, sub];
+    const { rows } = await pool.query({ ...SQL.update, values });
     return rows.length === 0 ? error(res, 404, 'Not Found or not yours') : send(res, 200, rows[0]);
   }
   return error(res, 404, 'Not Found');
