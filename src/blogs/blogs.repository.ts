@@ -122,37 +122,34 @@ export class BlogsRepository {
     const direction = descending ? 'DESC' : 'ASC';
     const sortColumn = field === 'id' ? undefined : SORT_COLUMNS[field];
     const filtered = Object.values(filters).some((value) => value !== undefined);
-    const rows = await this.blogs.manager
-      .createQueryBuilder()
+    // A search reads every match once, for its total and its page alike (docs/architecture.md, "The list queries").
+    const search = filters.q !== undefined;
+    const select = this.blogs.manager.createQueryBuilder();
+    if (search) {
+      const matches = this.whereMatching(this.blogs.createQueryBuilder('blog').select('blog.id', 'id'), filters);
+      if (sortColumn) matches.addSelect(sortColumn.page, 'key');
+      select.addCommonTableExpression(matches, 'matches', { materialized: true });
+    }
+    const rows = await select
       .select('t.total', 'total')
       .addSelect('p.*')
       .from((total) => {
+        if (search) return total.select('count(*)', 'total').from('matches', 'm');
         if (!filtered) return total.select('sum(counter.count)', 'total').from(BlogCount, 'counter');
         return this.whereMatching(total.select('count(*)', 'total').from(Blog, 'blog'), filters);
       }, 't')
       .leftJoin(
         (page) => {
-          this.whereMatching(page.from(Blog, 'blog'), filters);
-          page.select('blog.id', 'id');
+          page.from(Blog, 'blog').select('blog.id', 'id');
           for (const column of this.blogs.metadata.columns) {
             if (column.isSelect && column.propertyName !== 'id' && (withContent || column.propertyName !== 'content')) {
               page.addSelect(`blog.${column.propertyName}`, column.databaseName);
             }
           }
-          if (after !== undefined) {
-            const comparison = descending ? '<' : '>';
-            page.andWhere(
-              sortColumn
-                ? `(${sortColumn.page}, blog.id) ${comparison} (:afterValue, :afterId)`
-                : `blog.id ${comparison} :afterId`,
-              { afterValue: after.value, afterId: after.id },
-            );
-          }
-          if (sortColumn) page.orderBy(sortColumn.page, direction);
-          return page
-            .addOrderBy('blog.id', direction)
-            .offset(offset)
-            .limit(limit + 1);
+          const keyset = { key: sortColumn && (search ? 'm.key' : sortColumn.page), id: search ? 'm.id' : 'blog.id' };
+          if (!search) return this.pageOf(this.whereMatching(page, filters), keyset, query, direction);
+          const ids = this.pageOf(page.subQuery().select('m.id').from('matches', 'm'), keyset, query, direction);
+          return page.where(`blog.id IN ${ids.getQuery()}`);
         },
         'p',
         'true',
@@ -163,6 +160,27 @@ export class BlogsRepository {
     const total = Number(rows[0]?.total ?? 0);
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
     return { items: items.slice(0, limit), total, more: items.length > limit };
+  }
+
+  /** `query` cut to the page: after `after` in the order of `key` (absent: by id alone) and `id`, then offset and limit + 1. */
+  private pageOf<T extends SelectQueryBuilder<object>>(
+    query: T,
+    { key, id }: { key?: string; id: string },
+    { after, offset, limit }: BlogListQuery,
+    direction: 'ASC' | 'DESC',
+  ): T {
+    if (after !== undefined) {
+      const comparison = direction === 'DESC' ? '<' : '>';
+      query.andWhere(key ? `(${key}, ${id}) ${comparison} (:afterValue, :afterId)` : `${id} ${comparison} :afterId`, {
+        afterValue: after.value,
+        afterId: after.id,
+      });
+    }
+    if (key) query.orderBy(key, direction);
+    return query
+      .addOrderBy(id, direction)
+      .offset(offset)
+      .limit(limit + 1);
   }
 
   /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
