@@ -117,7 +117,7 @@ export class BlogsRepository {
    * snapshot). The total of an unfiltered list comes from the counter.
    */
   async findList(query: BlogListQuery): Promise<BlogListPage> {
-    const { filters, sort, limit, offset, after, withContent } = query;
+    const { filters, sort, limit, withContent } = query;
     const { field, descending } = sortOrder(sort);
     const direction = descending ? 'DESC' : 'ASC';
     const sortColumn = field === 'id' ? undefined : SORT_COLUMNS[field];
