@@ -131,6 +131,8 @@ async function main() {
   const baseline = await startServer('baseline', ['bench/baseline/server.mjs'], env);
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
+  // read-one draws from the blogs seeded last: ids without gaps (delete runs leave some).
+  let readIds = [1, 1];
   await seedLargeBlogs(db);
 
   const results = {
@@ -140,7 +142,7 @@ async function main() {
     steps: [],
   };
   for (const rows of rowSteps) {
-    await seed(db, rows);
+    readIds = (await seed(db, rows)) ?? readIds;
     await warmUp([baseline, service], token);
     const step = {
       rows,
@@ -156,7 +158,7 @@ async function main() {
         connections,
         duration,
         token,
-        ids: [1, total],
+        ids: readIds,
         updateIds,
         // The last page of ordinary blogs; the large ones are older still.
         deepOffset: Math.max(0, total - LARGE_BLOGS - 10),
@@ -338,18 +340,23 @@ const RARE_WORD = 'zephyr';
 const AUTHORS = 1000;
 const LIST_AUTHOR = 'Author 7';
 
-/** Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans. */
+/**
+ * Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans.
+ * @returns [first, last] id of the blogs it inserted (consecutive), or undefined when it inserted none.
+ */
 async function seed(db, target) {
   const started = Date.now();
   let count = await countBlogs(db);
-  if (count >= target) return;
+  if (count >= target) return undefined;
+  let first;
+  let last;
   log(`seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs`);
   while (count < target) {
     const batch = Math.min(SEED_BATCH, target - count);
     // Seeded blogs are older than anything the scenarios create, spaced one second apart; 60 words
     // of content and 4 of title, drawn by a hash of the blog's number.
-    await db.query(
-      `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+    const { rows } = await db.query(
+      `WITH inserted AS (INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
        SELECT initcap(words.title) || ' ' || g, words.content
            || CASE WHEN g % 10 = 3 THEN ' ${COMMON_WORD}' ELSE '' END
            || CASE WHEN g % 10000 = 7 THEN ' ${RARE_WORD}' ELSE '' END,
@@ -358,9 +365,12 @@ async function seed(db, target) {
          LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts,
          LATERAL (SELECT string_agg(w.word, ' ') FILTER (WHERE i <= 4) AS title, string_agg(w.word, ' ') AS content
            FROM generate_series(1, 60) i,
-             LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words`,
+             LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
+       RETURNING id) SELECT min(id) AS first, max(id) AS last FROM inserted`,
       [count + 1, count + batch, VOCABULARY],
     );
+    first ??= rows[0].first;
+    last = rows[0].last;
     count += batch;
     log(
       `  seeded ${count.toLocaleString('en')} / ${target.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
@@ -368,6 +378,7 @@ async function seed(db, target) {
   }
   await db.query('VACUUM (ANALYZE) blogs');
   log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return [first, last];
 }
 
 /** The job of one run on `server`: a page-1,000 cursor of its own, or fresh blogs to delete. */

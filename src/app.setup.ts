@@ -27,7 +27,15 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** Request headers a browser may send cross-origin, and response headers it may read (CORS). */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
-const CORS_EXPOSED_HEADERS = ['ETag', 'Link', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
+const CORS_EXPOSED_HEADERS = [
+  'Accept-Patch',
+  'ETag',
+  'Link',
+  'Location',
+  'Retry-After',
+  'WWW-Authenticate',
+  'X-Request-Id',
+];
 
 /** Options for `NestFactory.create` and `createNestApplication`: bodies are read by `JsonBodyInterceptor` alone. */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };

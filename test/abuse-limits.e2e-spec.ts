@@ -213,6 +213,7 @@ describe('TRUST_PROXY=false (the default), CORS_ORIGINS set, limits off', () => 
     expect(simple.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(simple.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(simple.headers['access-control-expose-headers']).toContain('Link');
+    expect(simple.headers['access-control-expose-headers']).toContain('Accept-Patch');
     const other = await strict.http.get('/health/live').set('Origin', 'https://evil.example').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });

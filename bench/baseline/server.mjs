@@ -62,21 +62,23 @@ const SQL = {
       `WHERE (created_at, id) < ($1::timestamptz, $2::int4) ORDER BY created_at DESC, id DESC LIMIT $3::int4 + 1) ` +
       `SELECT c.total, page.* FROM c LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
   },
-  ...Object.fromEntries(
-    Object.entries({
-      author: 'author = $1',
-      search: `search_vector @@ websearch_to_tsquery('simple', $1)`,
-    }).map(([name, where]) => [
-      name,
-      {
-        name,
-        text:
-          `WITH page AS (SELECT ${COLUMNS} FROM blogs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) ` +
-          `SELECT (SELECT count(*) FROM blogs WHERE ${where}) AS total, page.* FROM (VALUES (1)) one ` +
-          `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
-      },
-    ]),
-  ),
+  author: {
+    name: 'author',
+    text:
+      `WITH page AS (SELECT ${COLUMNS} FROM blogs WHERE author = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) ` +
+      `SELECT (SELECT count(*) FROM blogs WHERE author = $1) AS total, page.* FROM (VALUES (1)) one ` +
+      `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
+  },
+  // The matches once, for the total and the page, as the service reads them.
+  search: {
+    name: 'search',
+    text:
+      `WITH matches AS MATERIALIZED (SELECT id, created_at FROM blogs WHERE search_vector @@ websearch_to_tsquery('simple', $1)), ` +
+      `page AS (SELECT ${COLUMNS} FROM blogs WHERE id IN ` +
+      `(SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3)) ` +
+      `SELECT (SELECT count(*) FROM matches) AS total, page.* FROM (VALUES (1)) one ` +
+      `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
+  },
 };
 
 /** `base64url(createdAt ISO string + " " + id) + "." + base64url(HMAC-SHA256)` of a page's last blog. */

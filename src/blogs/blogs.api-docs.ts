@@ -189,7 +189,17 @@ export const ApiPatchBlog = (): MethodDecorator =>
     ApiPreconditionHeaders('Change'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
     ApiBody({ type: PatchBlogDto, description: 'At least one of `title`, `content` and `author`, nothing else.' }),
-    ApiOkResponse({ type: BlogResponse, description: 'The whole blog as stored.', headers: ETAG_HEADER }),
+    ApiOkResponse({
+      type: BlogResponse,
+      description: 'The whole blog as stored.',
+      headers: {
+        ...ETAG_HEADER,
+        'Accept-Patch': {
+          description: 'The patch media types this resource accepts (RFC 5789 §3.1).',
+          schema: { type: 'string', example: bodyMediaTypes('PATCH').join(', ') },
+        },
+      },
+    }),
     ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
   );
 

@@ -1153,6 +1153,8 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description The patch media types this resource accepts (RFC 5789 §3.1). */
+                    "Accept-Patch"?: string;
                     [name: string]: unknown;
                 };
                 content: {
