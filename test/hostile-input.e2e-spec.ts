@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 
@@ -75,7 +76,14 @@ const sendable = (path: string): string =>
     [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
   );
 
-/** One request over a keep-alive connection; the body is sent as given (text as UTF-8, or bytes). */
+// A header case may ask for a compressed answer (`Accept-Encoding`): the checks read the text as a client would.
+const DECODERS: Readonly<Record<string, (body: Buffer) => Buffer>> = {
+  gzip: gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/** One request over a keep-alive connection; the body is sent as given (text as UTF-8, or bytes), the answer decoded. */
 function send(
   method: string,
   path: string,
@@ -97,9 +105,12 @@ function send(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-        );
+        res.on('end', () => {
+          const encoding = res.headers['content-encoding'];
+          const raw = Buffer.concat(chunks);
+          const decoded = encoding === undefined ? raw : DECODERS[encoding](raw);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: decoded.toString('utf8') });
+        });
         res.on('error', reject);
       },
     );

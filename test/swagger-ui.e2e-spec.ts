@@ -92,7 +92,7 @@ describe('Swagger UI', () => {
     `renders the six blog operations, with no CSP violation, console error or failed request${skipped}`,
     async () => {
       const operations = {
-        listBlogs: ['GET', '/api/v1/blogs', 'List blogs, newest first'],
+        listBlogs: ['GET', '/api/v1/blogs', 'List, filter and search blogs, newest first by default'],
         createBlog: ['POST', '/api/v1/blogs', 'Create a blog'],
         getBlog: ['GET', '/api/v1/blogs/{id}', 'Read one blog'],
         updateBlog: ['PUT', '/api/v1/blogs/{id}', 'Replace a blog'],
