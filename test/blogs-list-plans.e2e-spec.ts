@@ -1,10 +1,7 @@
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Test, TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { DataSource, Logger } from 'typeorm';
-import { BlogCount } from '../src/blogs/blog-count.entity';
-import { Blog } from '../src/blogs/blog.entity';
 import { BlogListQuery, BlogsRepository } from '../src/blogs/blogs.repository';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { compileRepositoryModule } from './support/repository-module';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // The list statements the repository builds, and the indexes that can serve them: each filter and
@@ -38,19 +35,7 @@ describe('list statements and their indexes (e2e)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = database.env;
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url, dataDir }),
-          autoLoadEntities: true,
-          migrationsRun: true,
-          logger: recorder,
-        }),
-        TypeOrmModule.forFeature([Blog, BlogCount]),
-      ],
-      providers: [BlogsRepository],
-    }).compile();
+    moduleRef = await compileRepositoryModule(database, recorder);
     repository = moduleRef.get(BlogsRepository);
     dataSource = moduleRef.get(DataSource);
     await dataSource.query(

@@ -1,10 +1,8 @@
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Test, TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { BlogCount } from '../src/blogs/blog-count.entity';
 import { Blog } from '../src/blogs/blog.entity';
 import { BlogsRepository } from '../src/blogs/blogs.repository';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { compileRepositoryModule } from './support/repository-module';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
@@ -17,19 +15,7 @@ describe('BlogsRepository on the real database', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const { DATABASE_URL: url, DATA_DIR: dataDir = '', DATABASE_POOLER } = database.env;
-    const pooler = DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none';
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        TypeOrmModule.forRoot({
-          ...buildDataSourceOptions({ url, dataDir, pooler }),
-          autoLoadEntities: true,
-          migrationsRun: true,
-        }),
-        TypeOrmModule.forFeature([Blog, BlogCount]),
-      ],
-      providers: [BlogsRepository],
-    }).compile();
+    moduleRef = await compileRepositoryModule(database);
     repository = moduleRef.get(BlogsRepository);
     dataSource = moduleRef.get(DataSource);
   });
