@@ -1,10 +1,11 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, chownSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { SESSION_SETTINGS } from '../../src/database/data-source-options';
 import { freePort } from './service-process';
+import { postgresUser } from './throwaway-postgres';
 
 // A PgBouncer of the test's own, on a free port, in transaction pooling mode in front of a PostgreSQL server:
 // Debian's `pgbouncer` package (/usr/sbin/pgbouncer), configured in a temporary directory, run as the
@@ -23,17 +24,6 @@ export function pgBouncerUnavailableReason(): string | undefined {
   if (userInfo().uid === 0 && postgresUser() === undefined)
     return 'running as root and there is no postgres user to run pgbouncer as';
   return undefined;
-}
-
-/** uid and gid of the `postgres` user, or undefined when there is none. */
-function postgresUser(): { uid: number; gid: number } | undefined {
-  try {
-    const id = (flag: string): number =>
-      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    return { uid: id('-u'), gid: id('-g') };
-  } catch {
-    return undefined;
-  }
 }
 
 /** A row of the admin console's `SHOW CLIENTS` / `SHOW SERVERS` (the columns the tests read). */

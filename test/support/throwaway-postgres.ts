@@ -25,7 +25,7 @@ function findPostgresBin(): string | undefined {
 }
 
 /** uid and gid of the `postgres` user, or undefined when there is none. */
-function postgresUser(): { uid: number; gid: number } | undefined {
+export function postgresUser(): { uid: number; gid: number } | undefined {
   try {
     const id = (flag: string): number =>
       Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
