@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module';
 import { BlogCount } from './blog-count.entity';
 import { BlogListCursors } from './blog-list-cursor';
 import { Blog } from './blog.entity';
@@ -9,7 +10,7 @@ import { BlogsService } from './blogs.service';
 
 /** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Blog, BlogCount])],
+  imports: [DatabaseModule, TypeOrmModule.forFeature([Blog, BlogCount])],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors],
 })

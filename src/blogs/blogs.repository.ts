@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { QueryRunner, Repository, SelectQueryBuilder } from 'typeorm';
+import { ReadReplicas } from '../database/read-replicas';
 import { BlogCount } from './blog-count.entity';
 import { BlogFilters, BlogListPosition, BlogSort, BlogSortField, sortOrder } from './blog-list';
 import { Blog } from './blog.entity';
@@ -80,6 +81,9 @@ const DELETE = `DELETE FROM "blogs" WHERE ${WRITABLE}`;
 
 type Row = Record<string, unknown>;
 
+/** Where a read goes: a replica within its lag bound (else the primary), or the primary, which has every write. */
+export type ReadSource = 'replica' | 'primary';
+
 /** How each sort field is ordered in the page query and in its outer query (`p`), `id` aside: it is the tie-breaker. */
 const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, { readonly page: string; readonly outer: string }>> =
   {
@@ -91,20 +95,29 @@ const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, { readonly pag
 /** The full-text match of `q` (docs/api.md, "Search"). */
 const SEARCH_MATCH = `blog.searchVector @@ websearch_to_tsquery('simple', :q)`;
 
-/** Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. */
+/**
+ * Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. Reads go to the
+ * replicas ({@link ReadReplicas}) unless told otherwise, writes to the primary.
+ */
 @Injectable()
 export class BlogsRepository {
-  constructor(@InjectRepository(Blog) private readonly blogs: Repository<Blog>) {}
+  constructor(
+    @InjectRepository(Blog) private readonly blogs: Repository<Blog>,
+    private readonly replicas: ReadReplicas,
+  ) {}
 
-  /** The blog with this id, or null. */
-  async findById(id: number): Promise<Blog | null> {
-    const [row] = await this.blogs.query<Row[]>(FIND_BY_ID, [id]);
+  /** The blog with this id, or null, read from `source`. */
+  async findById(id: number, source: ReadSource = 'replica'): Promise<Blog | null> {
+    const [row] =
+      source === 'primary'
+        ? await this.blogs.query<Row[]>(FIND_BY_ID, [id])
+        : await this.replicas.read((runner) => runner.query(FIND_BY_ID, [id]) as Promise<Row[]>);
     return row ? this.toEntity(row) : null;
   }
 
   /** Blogs `offset` to `offset + limit - 1`, newest first (`createdAt`, then `id`, descending), and the total. */
   async findPage(limit: number, offset: number): Promise<BlogPage> {
-    const rows = await this.blogs.query<Row[]>(PAGE_WITH_TOTAL, [limit, offset]);
+    const rows = await this.replicas.read((runner) => runner.query(PAGE_WITH_TOTAL, [limit, offset]) as Promise<Row[]>);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
@@ -117,20 +130,28 @@ export class BlogsRepository {
    * snapshot). The total of an unfiltered list comes from the counter.
    */
   async findList(query: BlogListQuery): Promise<BlogListPage> {
-    const { filters, sort, limit, withContent } = query;
+    const rows = await this.replicas.read((runner) => this.listQuery(query, runner).getRawMany<Row>());
+    const total = Number(rows[0]?.total ?? 0);
+    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
+    return { items: items.slice(0, query.limit), total, more: items.length > query.limit };
+  }
+
+  /** The statement of {@link findList}, on `runner`. */
+  private listQuery(query: BlogListQuery, runner: QueryRunner): SelectQueryBuilder<object> {
+    const { filters, sort, withContent } = query;
     const { field, descending } = sortOrder(sort);
     const direction = descending ? 'DESC' : 'ASC';
     const sortColumn = field === 'id' ? undefined : SORT_COLUMNS[field];
     const filtered = Object.values(filters).some((value) => value !== undefined);
     // A search reads every match once, for its total and its page alike (docs/architecture.md, "The list queries").
     const search = filters.q !== undefined;
-    const select = this.blogs.manager.createQueryBuilder();
+    const select = this.blogs.manager.createQueryBuilder(runner);
     if (search) {
       const matches = this.whereMatching(this.blogs.createQueryBuilder('blog').select('blog.id', 'id'), filters);
       if (sortColumn) matches.addSelect(sortColumn.page, 'key');
       select.addCommonTableExpression(matches, 'matches', { materialized: true });
     }
-    const rows = await select
+    return select
       .select('t.total', 'total')
       .addSelect('p.*')
       .from((total) => {
@@ -155,11 +176,7 @@ export class BlogsRepository {
         'true',
       )
       .orderBy(sortColumn?.outer ?? 'p.id', direction)
-      .addOrderBy('p.id', direction)
-      .getRawMany<Row>();
-    const total = Number(rows[0]?.total ?? 0);
-    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
-    return { items: items.slice(0, limit), total, more: items.length > limit };
+      .addOrderBy('p.id', direction);
   }
 
   /** `query` cut to the page: after `after` in the order of `key` (absent: by id alone) and `id`, then offset and limit + 1. */
@@ -185,7 +202,9 @@ export class BlogsRepository {
 
   /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
   async isSearchable(q: string): Promise<boolean> {
-    const [row] = await this.blogs.query<{ searchable: boolean }[]>(IS_SEARCHABLE, [q]);
+    const [row] = await this.replicas.read(
+      (runner) => runner.query(IS_SEARCHABLE, [q]) as Promise<{ searchable: boolean }[]>,
+    );
     return row.searchable;
   }
 

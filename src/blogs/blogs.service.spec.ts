@@ -373,7 +373,7 @@ describe('BlogsService', () => {
       repository.delete.mockResolvedValueOnce(false);
       repository.findById.mockResolvedValueOnce(null);
       await expect(service.remove(42, alice)).rejects.toThrow(new NotFoundException('Blog 42 not found'));
-      expect(repository.findById).toHaveBeenCalledWith(42);
+      expect(repository.findById).toHaveBeenCalledWith(42, 'primary');
     });
 
     it('throws ForbiddenException (403) saying who may delete, when the blog is someone else’s', async () => {

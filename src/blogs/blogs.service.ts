@@ -150,7 +150,8 @@ export class BlogsService {
     { ifMatch, ifNoneMatch }: WritePreconditions,
     action: 'update' | 'delete',
   ): Promise<HttpException> {
-    const existing = await this.blogs.findById(id);
+    // On the primary: a replica may not have the write that made this one fail yet.
+    const existing = await this.blogs.findById(id, 'primary');
     if (!existing) return new NotFoundException(`Blog ${id} not found`);
     if (owner !== undefined && existing.ownerSub !== owner) {
       return new ForbiddenException(

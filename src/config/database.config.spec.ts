@@ -13,7 +13,8 @@ function expectRejected(load: () => unknown, variable: string): void {
 }
 
 describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
-  const EMBEDDED = { url: undefined, migrationUrl: undefined, pooler: 'none', dataDir: './data' };
+  const NO_REPLICAS = { readUrls: [], readMaxLagMs: 1_000 };
+  const EMBEDDED = { url: undefined, migrationUrl: undefined, pooler: 'none', ...NO_REPLICAS, dataDir: './data' };
 
   it('defaults to the embedded database in ./data', () => {
     expect(loadDatabaseConfig({})).toEqual(EMBEDDED);
@@ -26,6 +27,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
       url: 'postgres://user:pw@db:5432/blogs',
       migrationUrl: 'postgres://user:pw@db:5432/blogs',
       pooler: 'none',
+      ...NO_REPLICAS,
       dataDir: '/var/lib/blogs',
     });
     expect(loadDatabaseConfig({ DATABASE_URL: 'postgresql://localhost/blogs' }).url).toBe(
@@ -44,6 +46,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
       url: 'postgres://db/blogs',
       migrationUrl: 'postgres://db/blogs',
       pooler: 'none',
+      ...NO_REPLICAS,
       dataDir: './data',
     });
     expectRejected(() => loadAuthConfig(env), 'JWT_SECRET');
@@ -68,6 +71,11 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     ['DATABASE_POOLER', 'PgBouncer'],
     ['DATA_DIR', ''],
     ['NODE_ENV', 'staging'],
+    ['DATABASE_READ_URLS', 'postgres://replica/blogs,mysql://x'],
+    ['DATABASE_READ_URLS', Array.from({ length: 17 }, (_, i) => `postgres://replica-${i}/blogs`).join(',')],
+    ['DATABASE_READ_MAX_LAG_MS', '99'],
+    ['DATABASE_READ_MAX_LAG_MS', '1.5'],
+    ['DATABASE_READ_MAX_LAG_MS', '3600001'],
   ])('rejects %s=%p with one line naming it', (variable, value) => {
     const server = { DATABASE_URL: 'postgres://db/blogs', DATABASE_MIGRATION_URL: 'postgres://db-direct/blogs' };
     expectRejected(() => loadDatabaseConfig({ NODE_ENV: 'production', ...server, [variable]: value }), variable);
@@ -82,6 +90,29 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     expect(() => loadDatabaseConfig({ [variable]: value })).toThrow(`Invalid configuration: ${message}`);
   });
 
+  describe('read replicas (DATABASE_READ_URLS, DATABASE_READ_MAX_LAG_MS)', () => {
+    it.each<[NodeJS.ProcessEnv, readonly string[], number]>([
+      [{}, [], 1_000],
+      [{ DATABASE_READ_URLS: '', DATABASE_READ_MAX_LAG_MS: '250' }, [], 250],
+      [
+        { DATABASE_READ_URLS: ' postgres://r1/blogs, ,postgresql://r2:5433/blogs ' },
+        ['postgres://r1/blogs', 'postgresql://r2:5433/blogs'],
+        1_000,
+      ],
+    ])('%p: replicas %p, lag bound %p ms', (env, readUrls, readMaxLagMs) => {
+      expect(loadDatabaseConfig({ DATABASE_URL: 'postgres://db/blogs', ...env })).toMatchObject({
+        readUrls,
+        readMaxLagMs,
+      });
+    });
+
+    it('refuses replicas without DATABASE_URL with one line', () => {
+      expect(() => loadDatabaseConfig({ DATABASE_READ_URLS: 'postgres://r1/blogs' })).toThrow(
+        'Invalid configuration: DATABASE_READ_URLS needs DATABASE_URL (the embedded database has no replicas)',
+      );
+    });
+  });
+
   describe('behind PgBouncer (DATABASE_POOLER, DATABASE_MIGRATION_URL)', () => {
     const POOLED = 'postgres://blog:pw@pgbouncer:6432/blogs';
     const DIRECT = 'postgres://blog:pw@db:5432/blogs';
@@ -89,7 +120,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     it('DATABASE_POOLER=pgbouncer with DATABASE_MIGRATION_URL: pooled service, direct migrations', () => {
       expect(
         loadDatabaseConfig({ DATABASE_URL: POOLED, DATABASE_POOLER: 'pgbouncer', DATABASE_MIGRATION_URL: DIRECT }),
-      ).toEqual({ url: POOLED, migrationUrl: DIRECT, pooler: 'pgbouncer', dataDir: './data' });
+      ).toEqual({ url: POOLED, migrationUrl: DIRECT, pooler: 'pgbouncer', ...NO_REPLICAS, dataDir: './data' });
     });
 
     it.each([
@@ -106,6 +137,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
         url: DIRECT,
         migrationUrl: owner,
         pooler: 'none',
+        ...NO_REPLICAS,
         dataDir: './data',
       });
     });

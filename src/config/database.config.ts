@@ -1,11 +1,13 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import {
   emptyToUndefined,
+  IntegerInRange,
   invalidConfiguration,
   NodeEnvVariables,
   readEnvironment,
+  toList,
   VariableNames,
 } from './environment';
 
@@ -26,6 +28,18 @@ class DatabaseVariables extends NodeEnvVariables {
   @Matches(POSTGRES_URL, { message: 'DATABASE_MIGRATION_URL must be a postgres:// or postgresql:// URL' })
   readonly DATABASE_MIGRATION_URL?: string;
 
+  @Transform(toList)
+  @IsOptional()
+  @ArrayMaxSize(16, { message: 'DATABASE_READ_URLS must list at most 16 replicas' })
+  @Matches(POSTGRES_URL, {
+    each: true,
+    message: 'DATABASE_READ_URLS must be postgres:// or postgresql:// URLs, comma-separated',
+  })
+  readonly DATABASE_READ_URLS?: string[];
+
+  @IntegerInRange(100, 3_600_000, ' (ms)')
+  readonly DATABASE_READ_MAX_LAG_MS: number = 1_000;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsIn(DATABASE_POOLERS, { message: `DATABASE_POOLER must be one of: ${DATABASE_POOLERS.join(', ')}` })
@@ -42,6 +56,8 @@ export const DATABASE_VARIABLES: VariableNames<DatabaseVariables> = {
   DATABASE_URL: true,
   DATABASE_MIGRATION_URL: true,
   DATABASE_POOLER: true,
+  DATABASE_READ_URLS: true,
+  DATABASE_READ_MAX_LAG_MS: true,
   DATA_DIR: true,
 };
 
@@ -53,13 +69,17 @@ export interface DatabaseConfig {
   readonly migrationUrl?: string;
   /** `pgbouncer` when `url` leads to PgBouncer in transaction pooling mode (no startup parameters, no session state). */
   readonly pooler: DatabasePooler;
+  /** `postgres://…` of streaming replicas that list and read-one use while their replay lag is within `readMaxLagMs`. */
+  readonly readUrls: readonly string[];
+  /** Replay lag, in ms, past which a replica serves no reads until it catches up. */
+  readonly readMaxLagMs: number;
   /** Directory of the embedded database (used only when `url` is undefined). */
   readonly dataDir: string;
 }
 
 /**
- * Reads `NODE_ENV`, `DATABASE_URL`, `DATABASE_MIGRATION_URL`, `DATABASE_POOLER` and `DATA_DIR` only, so the
- * TypeORM CLI needs none of the service's other variables. @throws ConfigValidationError naming the first invalid one.
+ * Reads the `DATABASE_*` variables, `NODE_ENV` and `DATA_DIR` only, so the TypeORM CLI needs none of the
+ * service's other variables. @throws ConfigValidationError naming the first invalid one.
  */
 export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
   const vars = readEnvironment(DatabaseVariables, DATABASE_VARIABLES, env);
@@ -69,6 +89,8 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
       invalidConfiguration(`DATABASE_POOLER=${pooler} needs DATABASE_URL (the embedded database has no server)`);
     if (vars.DATABASE_MIGRATION_URL !== undefined)
       invalidConfiguration('DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has no server)');
+    if (vars.DATABASE_READ_URLS?.length)
+      invalidConfiguration('DATABASE_READ_URLS needs DATABASE_URL (the embedded database has no replicas)');
   } else if (pooler === 'pgbouncer' && vars.DATABASE_MIGRATION_URL === undefined) {
     invalidConfiguration(
       'DATABASE_POOLER=pgbouncer needs DATABASE_MIGRATION_URL, a direct connection to PostgreSQL: ' +
@@ -79,6 +101,8 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
     url: vars.DATABASE_URL,
     migrationUrl: vars.DATABASE_MIGRATION_URL ?? vars.DATABASE_URL,
     pooler,
+    readUrls: vars.DATABASE_READ_URLS ?? [],
+    readMaxLagMs: vars.DATABASE_READ_MAX_LAG_MS,
     dataDir: vars.DATA_DIR,
   };
 }

@@ -18,6 +18,8 @@ const config = (overrides: Partial<DatabaseConfig>): DatabaseConfig => ({
   url: DIRECT,
   migrationUrl: DIRECT,
   pooler: 'none',
+  readUrls: [],
+  readMaxLagMs: 1_000,
   dataDir: './data',
   ...overrides,
 });

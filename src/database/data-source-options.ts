@@ -38,11 +38,13 @@ const STARTUP_PARAMETERS = {
 } as const;
 
 /** What {@link buildDataSourceOptions} reads: a {@link DatabaseConfig}; without `pooler`, a direct connection. */
-export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> & Partial<Pick<DatabaseConfig, 'pooler'>>;
+export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
+  Partial<Pick<DatabaseConfig, 'pooler' | 'readUrls'>>;
 
 /**
  * DataSource options: a PostgreSQL server when `database.url` is set, else embedded PGlite under `database.dataDir`.
  * Behind PgBouncer (`pooler: 'pgbouncer'`) the only startup parameter sent is `application_name`: it refuses the others.
+ * With `readUrls`, TypeORM `replication`: the server is the master, each replica a slave with a pool of its own.
  */
 export function buildDataSourceOptions(database: DataSourceSettings): PostgresOptions {
   const common = {
@@ -58,9 +60,12 @@ export function buildDataSourceOptions(database: DataSourceSettings): PostgresOp
   } as const satisfies PostgresOptions;
 
   if (database.url !== undefined) {
+    const { url, readUrls = [] } = database;
     return {
       ...common,
-      url: database.url,
+      ...(readUrls.length > 0
+        ? { replication: { master: { url }, slaves: readUrls.map((readUrl) => ({ url: readUrl })) } }
+        : { url }),
       poolSize: SERVER_POOL_SIZE,
       connectTimeoutMS: DATABASE_TIMEOUTS.connectMs,
       applicationName: 'blog-service',

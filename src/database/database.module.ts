@@ -1,10 +1,12 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ConfigType } from '@nestjs/config';
 import { databaseConfig } from '../config/database.config';
 import { buildDataSourceOptions, buildMigrationDataSourceOptions, PostgresOptions } from './data-source-options';
 import { DatabaseConnectionError, DatabaseUrlVariable } from './database-connection.error';
+import { ReadReplicas } from './read-replicas';
 import { runMigrationsExclusively } from './run-migrations';
 import { sessionSettingsDrift } from './session-settings';
 
@@ -19,8 +21,27 @@ type ServiceDataSourceOptions = PostgresOptions & {
 /** An initialised DataSource; a server that cannot be reached is a one-line {@link DatabaseConnectionError}. */
 async function initialize(options: PostgresOptions, variable: DatabaseUrlVariable): Promise<DataSource> {
   return new DataSource(options).initialize().catch((error: unknown) => {
-    throw options.url === undefined ? error : new DatabaseConnectionError(options.url, error, variable);
+    const url = options.url ?? options.replication?.master.url;
+    throw url === undefined ? error : new DatabaseConnectionError(url, error, variable);
   });
+}
+
+/** Whether a server accepts a session within the connect timeout. */
+async function answers(url: string, options: PostgresOptions): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: options.connectTimeoutMS });
+  client.on('error', () => undefined);
+  return client.connect().then(
+    () => client.end().then(() => true),
+    () => false,
+  );
+}
+
+/** `options` with only the replicas that answer now: TypeORM fails to start on one that does not ({@link ReadReplicas} adds it later). */
+async function withAnsweringReplicas(options: PostgresOptions): Promise<PostgresOptions> {
+  const { replication } = options;
+  if (replication === undefined) return options;
+  const answering = await Promise.all(replication.slaves.map(({ url = '' }) => answers(url, options)));
+  return { ...options, replication: { ...replication, slaves: replication.slaves.filter((_, i) => answering[i]) } };
 }
 
 /** Runs the migrations on `options`' own DataSource, closed afterwards. */
@@ -35,7 +56,7 @@ async function migrateOn(options: PostgresOptions): Promise<void> {
 
 /**
  * The TypeORM DataSource (PostgreSQL, directly or through PgBouncer, or embedded PGlite); migrates at start-up
- * ({@link runMigrationsExclusively}) on the direct session `DATABASE_MIGRATION_URL` names.
+ * ({@link runMigrationsExclusively}) on the direct session `DATABASE_MIGRATION_URL` names. Exports {@link ReadReplicas}.
  */
 @Module({
   imports: [
@@ -54,7 +75,7 @@ async function migrateOn(options: PostgresOptions): Promise<void> {
         }) as ServiceDataSourceOptions,
       dataSourceFactory: async (options) => {
         const { migrationDataSource, checkSessionSettings, ...serviceOptions } = options as ServiceDataSourceOptions;
-        const dataSource = await initialize(serviceOptions, 'DATABASE_URL');
+        const dataSource = await initialize(await withAnsweringReplicas(serviceOptions), 'DATABASE_URL');
         try {
           if (migrationDataSource === undefined) await runMigrationsExclusively(dataSource);
           else await migrateOn(migrationDataSource);
@@ -73,5 +94,7 @@ async function migrateOn(options: PostgresOptions): Promise<void> {
       },
     }),
   ],
+  providers: [ReadReplicas],
+  exports: [ReadReplicas],
 })
 export class DatabaseModule {}

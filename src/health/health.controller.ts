@@ -8,12 +8,15 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { Public } from '../auth/access.decorator';
+import { ReadReplicas } from '../database/read-replicas';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { RedisHealthIndicator } from './redis.health';
 
 const INDICATORS: SchemaObject = {
   type: 'object',
-  description: 'Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`.',
+  description:
+    'Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per ' +
+    'read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness.',
   additionalProperties: {
     type: 'object',
     required: ['status'],
@@ -43,6 +46,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   /** `GET /health/live` → 200 while the process serves HTTP. */
@@ -58,7 +62,10 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** `GET /health/ready` → 200 when the database (3 s) and Redis, when used, answer; else 503 `Not ready: <checks>`. */
+  /**
+   * `GET /health/ready` → 200 when the primary database (3 s) and Redis, when used, answer; else 503 `Not ready: <checks>`.
+   * Read replicas are listed with their state; reads fall back to the primary, so they do not fail readiness.
+   */
   @Get('ready')
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({
@@ -74,13 +81,24 @@ export class HealthController {
   @ApiErrorResponses(503)
   async ready(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check(this.readinessChecks());
+      return this.withReplicas(await this.health.check(this.readinessChecks()));
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {
         throw new ServiceUnavailableException(`Not ready: ${failedChecks(error)}`);
       }
       throw error;
     }
+  }
+
+  /** `result` with each read replica in `details`, and in `info` when it answers; never in `error`. */
+  private withReplicas(result: HealthCheckResult): HealthCheckResult {
+    const replicas = Object.entries(this.replicas.health());
+    const answering = replicas.filter(([, replica]) => replica.status === 'up');
+    return {
+      ...result,
+      info: { ...result.info, ...Object.fromEntries(answering) },
+      details: { ...result.details, ...Object.fromEntries(replicas) },
+    };
   }
 
   private readinessChecks(): HealthIndicatorFunction[] {

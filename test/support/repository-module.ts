@@ -4,26 +4,27 @@ import type { Logger } from 'typeorm';
 import { BlogCount } from '../../src/blogs/blog-count.entity';
 import { Blog } from '../../src/blogs/blog.entity';
 import { BlogsRepository } from '../../src/blogs/blogs.repository';
+import { databaseConfig, loadDatabaseConfig } from '../../src/config/database.config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ReadReplicas } from '../../src/database/read-replicas';
 import type { TestDatabase } from './test-database';
 
 /**
- * A testing module with the real DataSource on `database` (migrated; through PgBouncer when the
- * database says so) and `BlogsRepository`, for the specs of the repository's statements.
+ * A testing module with the real DataSource on `database` (migrated; through PgBouncer, or with read
+ * replicas, when the database says so) and `BlogsRepository`, for the specs of the repository's statements.
  */
 export function compileRepositoryModule(database: TestDatabase, logger?: Logger): Promise<TestingModule> {
-  const { DATABASE_URL: url, DATA_DIR: dataDir = '', DATABASE_POOLER } = database.env;
-  const pooler = DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none';
+  const config = loadDatabaseConfig(database.env);
   return Test.createTestingModule({
     imports: [
       TypeOrmModule.forRoot({
-        ...buildDataSourceOptions({ url, dataDir, pooler }),
+        ...buildDataSourceOptions(config),
         autoLoadEntities: true,
         migrationsRun: true,
         logger,
       }),
       TypeOrmModule.forFeature([Blog, BlogCount]),
     ],
-    providers: [BlogsRepository],
+    providers: [BlogsRepository, ReadReplicas, { provide: databaseConfig.KEY, useValue: config }],
   }).compile();
 }

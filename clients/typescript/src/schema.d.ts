@@ -295,21 +295,21 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         info?: {
                             [key: string]: {
                                 /** @enum {string} */
                                 status: "up" | "down";
                             };
                         };
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         error?: {
                             [key: string]: {
                                 /** @enum {string} */
                                 status: "up" | "down";
                             };
                         };
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         details?: {
                             [key: string]: {
                                 /** @enum {string} */
@@ -355,21 +355,21 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         info?: {
                             [key: string]: {
                                 /** @enum {string} */
                                 status: "up" | "down";
                             };
                         };
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         error?: {
                             [key: string]: {
                                 /** @enum {string} */
                                 status: "up" | "down";
                             };
                         };
-                        /** @description Per check (`database`, and `redis` when the rate limits use Redis): `{status: "up" | "down", …}`. */
+                        /** @description Per check: `database` (the primary), `redis` when the rate limits use Redis, and `database_replica_<n>` per read replica, `{status, lagMs, serving}`; a replica that is down does not fail readiness. */
                         details?: {
                             [key: string]: {
                                 /** @enum {string} */

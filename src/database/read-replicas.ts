@@ -1,0 +1,209 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { databaseConfig } from '../config/database.config';
+import { isDatabaseUnavailableError } from './database-errors';
+
+/** How a replica stands, as `/health/ready` shows it: whether it answers, its replay lag (ms) and whether it serves reads. */
+export interface ReplicaHealth {
+  readonly status: 'up' | 'down';
+  readonly lagMs: number | null;
+  readonly serving: boolean;
+}
+
+interface Replica {
+  /** `database_replica_<n>`, n counting from 1 in the order of `DATABASE_READ_URLS`. */
+  readonly name: string;
+  readonly url: string;
+  /** The TypeORM slave pool; undefined until the replica first answers. */
+  pool?: Pool;
+  answers: boolean;
+  lagMs: number | null;
+}
+
+/** A WAL position of the primary (bytes since 0/0) and when it was read (epoch ms). */
+interface WalSample {
+  readonly at: number;
+  readonly lsn: bigint;
+}
+
+const PRIMARY_LSN = `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS "lsn"`;
+/** NULL on a server that is not a standby. */
+const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::text AS "lsn"`;
+
+/** A standby cancelled the statement for a conflict with recovery: the primary answers it. */
+const RECOVERY_CONFLICT = '40001';
+/** Timeouts are not retried on the primary: the statement may be what is slow. */
+const TIMEOUT = /^57014$|Query read timeout/;
+
+type DriverPool = (options: PostgresDriver['options'], credentials: { url: string }) => Promise<Pool>;
+
+/**
+ * Routes the reads of {@link read} to the streaming replicas of `DATABASE_READ_URLS` whose replay lag is within
+ * `DATABASE_READ_MAX_LAG_MS`, in turn, else to the primary (docs/architecture.md, "Read replicas").
+ */
+@Injectable()
+export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ReadReplicas.name);
+  private readonly replicas: Replica[];
+  private readonly clients = new WeakMap<PoolClient, Replica>();
+  private samples: WalSample[] = [];
+  private next = 0;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(databaseConfig.KEY) private readonly config: ConfigType<typeof databaseConfig>,
+  ) {
+    this.replicas = config.readUrls.map((url, index) => ({
+      name: `database_replica_${index + 1}`,
+      url,
+      answers: false,
+      lagMs: null,
+    }));
+  }
+
+  /** How often each replica's replay position is compared with the primary's, in ms. */
+  get checkIntervalMs(): number {
+    return Math.min(Math.max(Math.round(this.config.readMaxLagMs / 4), 50), 1_000);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.replicas.length === 0) return;
+    const driver = this.dataSource.driver as PostgresDriver;
+    // TypeORM's slave pools follow `replication.slaves`: those that answered at start-up (DatabaseModule).
+    const started = (driver.options.replication?.slaves ?? []) as { url?: string }[];
+    started.forEach(({ url }, index) => {
+      const replica = this.replicas.find((candidate) => candidate.url === url);
+      if (replica) replica.pool = driver.slaves[index] as Pool;
+    });
+    for (const replica of this.replicas.filter(({ pool }) => pool === undefined))
+      this.logger.warn(
+        `${replica.name} does not answer at start-up: reads go to the others or the primary until it does`,
+      );
+    // TypeORM picks a slave at random, knowing neither its lag nor whether it answers.
+    driver.obtainSlaveConnection = () => this.obtainConnection(driver);
+    void this.check();
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /**
+   * Runs `work` on a replica that serves, or on the primary when none does; when the replica fails under it
+   * (connection lost, conflict with recovery), runs it again on the primary.
+   */
+  async read<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner('slave');
+    let replica: Replica | undefined;
+    try {
+      replica = this.clients.get((await runner.connect()) as PoolClient);
+      return await work(runner);
+    } catch (error) {
+      if (replica === undefined || !this.isReplicaFault(replica, error)) throw error;
+    } finally {
+      await runner.release();
+    }
+    const primary = this.dataSource.createQueryRunner('master');
+    try {
+      return await work(primary);
+    } finally {
+      await primary.release();
+    }
+  }
+
+  /** Each replica's {@link ReplicaHealth}, keyed `database_replica_<n>`. */
+  health(): Record<string, ReplicaHealth> {
+    return Object.fromEntries(
+      this.replicas.map((replica) => [
+        replica.name,
+        { status: replica.answers ? 'up' : 'down', lagMs: replica.lagMs, serving: this.serves(replica) },
+      ]),
+    );
+  }
+
+  private serves(replica: Replica): boolean {
+    return (
+      replica.answers &&
+      replica.pool !== undefined &&
+      replica.lagMs !== null &&
+      replica.lagMs <= this.config.readMaxLagMs
+    );
+  }
+
+  private async obtainConnection(driver: PostgresDriver): Promise<[PoolClient, () => void]> {
+    const serving = this.replicas.filter((replica) => this.serves(replica));
+    if (serving.length === 0) return driver.obtainMasterConnection() as Promise<[PoolClient, () => void]>;
+    const replica = serving[this.next++ % serving.length];
+    try {
+      const client = await replica.pool!.connect();
+      this.clients.set(client, replica);
+      return [client, () => client.release()];
+    } catch (error) {
+      this.markDown(replica, error);
+      return driver.obtainMasterConnection() as Promise<[PoolClient, () => void]>;
+    }
+  }
+
+  private isReplicaFault(replica: Replica, error: unknown): boolean {
+    const code =
+      (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
+    if (code === RECOVERY_CONFLICT) return true;
+    if (!isDatabaseUnavailableError(error)) return false;
+    this.markDown(replica, error);
+    return !TIMEOUT.test(`${String(code)} ${(error as Error).message}`);
+  }
+
+  /** Samples the primary's WAL position, then each replica's replay position, and schedules the next check. */
+  private async check(): Promise<void> {
+    const at = Date.now();
+    try {
+      const [{ lsn }] = await this.dataSource.query<{ lsn: string }[]>(PRIMARY_LSN);
+      const horizon = at - this.config.readMaxLagMs - 2 * this.checkIntervalMs;
+      this.samples = [...this.samples.filter((sample) => sample.at >= horizon), { at, lsn: BigInt(lsn) }];
+    } catch {
+      // The primary is out of reach: the samples age, and the replicas' lag with them.
+    }
+    await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
+    if (!this.stopped) this.timer = setTimeout(() => void this.check(), this.checkIntervalMs).unref();
+  }
+
+  private async checkReplica(replica: Replica): Promise<void> {
+    try {
+      replica.pool ??= await this.createPool(replica);
+      const { rows } = await replica.pool.query<{ lsn: string | null }>(REPLAYED_LSN);
+      const { lsn } = rows[0];
+      if (!replica.answers) this.logger.log(`${replica.name} answers`);
+      replica.answers = true;
+      replica.lagMs = lsn === null ? null : this.lagOf(BigInt(lsn));
+    } catch (error) {
+      this.markDown(replica, error);
+    }
+  }
+
+  /** Time since the newest primary position the replica has replayed was current: an upper bound of its lag. */
+  private lagOf(replayed: bigint): number | null {
+    const now = Date.now();
+    const caughtUp = this.samples.findLast((sample) => sample.lsn <= replayed) ?? this.samples[0];
+    return caughtUp === undefined ? null : now - caughtUp.at;
+  }
+
+  private createPool(replica: Replica): Promise<Pool> {
+    const driver = this.dataSource.driver as PostgresDriver;
+    // The driver's own pool factory (protected), so the pool has the options of the others.
+    const createPool = (driver as unknown as { createPool: DriverPool }).createPool.bind(driver);
+    return createPool(driver.options, { url: replica.url });
+  }
+
+  private markDown(replica: Replica, error: unknown): void {
+    if (replica.answers) this.logger.warn(`${replica.name} does not answer, reads go elsewhere: ${String(error)}`);
+    replica.answers = false;
+    replica.lagMs = null;
+  }
+}
