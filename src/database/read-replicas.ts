@@ -37,7 +37,7 @@ const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::t
 /** A standby cancelled the statement for a conflict with recovery: the primary answers it. */
 const RECOVERY_CONFLICT = '40001';
 /** Timeouts are not retried on the primary: the statement may be what is slow. */
-const TIMEOUT = /^57014$|Query read timeout/;
+const TIMEOUT = /^57014 |Query read timeout/;
 
 type DriverPool = (options: PostgresDriver['options'], credentials: { url: string }) => Promise<Pool>;
 
@@ -87,7 +87,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
       );
     // TypeORM picks a slave at random, knowing neither its lag nor whether it answers.
     driver.obtainSlaveConnection = () => this.obtainConnection(driver);
-    void this.check();
+    void this.checkContinually();
   }
 
   onModuleDestroy(): void {
@@ -151,17 +151,17 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /** Whether the replica, not the statement, failed `work`: then the primary runs it. */
   private isReplicaFault(replica: Replica, error: unknown): boolean {
-    const code =
-      (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
+    const { code, message } = error as { code?: unknown; message?: unknown };
     if (code === RECOVERY_CONFLICT) return true;
-    if (!isDatabaseUnavailableError(error)) return false;
+    if (TIMEOUT.test(`${String(code)} ${String(message)}`) || !isDatabaseUnavailableError(error)) return false;
     this.markDown(replica, error);
-    return !TIMEOUT.test(`${String(code)} ${(error as Error).message}`);
+    return true;
   }
 
-  /** Samples the primary's WAL position, then each replica's replay position, and schedules the next check. */
-  private async check(): Promise<void> {
+  /** Compares each replica's replay position with the primary's WAL position now; runs every {@link checkIntervalMs}. */
+  async check(): Promise<void> {
     const at = Date.now();
     try {
       const [{ lsn }] = await this.dataSource.query<{ lsn: string }[]>(PRIMARY_LSN);
@@ -171,7 +171,11 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
       // The primary is out of reach: the samples age, and the replicas' lag with them.
     }
     await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
-    if (!this.stopped) this.timer = setTimeout(() => void this.check(), this.checkIntervalMs).unref();
+  }
+
+  private async checkContinually(): Promise<void> {
+    await this.check();
+    if (!this.stopped) this.timer = setTimeout(() => void this.checkContinually(), this.checkIntervalMs).unref();
   }
 
   private async checkReplica(replica: Replica): Promise<void> {
