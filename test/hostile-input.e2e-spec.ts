@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { BLOG_FIELDS, BLOGS, BODY, bearer, ISO_UTC_MS } from './support/blog-api';
+import { BLOG_FIELDS, BLOGS, BODY, bearer, INT4_MAX, ISO_UTC_MS } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 
 // Property-based tests (fast-check) against the real app over real HTTP. Arbitrary
@@ -156,6 +156,9 @@ function expectEnvelope(value: unknown): void {
 }
 
 /** Never a 5xx; a 2xx is checked by `success`, anything else must be the JSON error body. */
+/** The operations the arbitrary-headers property sends. */
+const HEADER_OPERATIONS = ['GET list', 'GET one', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 async function expectAnswer(reply: Reply, success: (body: unknown) => void | Promise<void>): Promise<void> {
   if (reply.status >= 500) throw new Error(`${reply.status}: ${reply.text}`);
   if (reply.status >= 200 && reply.status < 300) await success(json(reply));
@@ -567,14 +570,15 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
     `arbitrary headers on reads and writes (${runsFor(SHARE.headers)} cases): never 5xx, valid answers`,
     async () => {
       await fc.assert(
-        fc.asyncProperty(headers, fc.constantFrom('GET list', 'GET one', 'POST', 'PUT'), async (extra, op) => {
+        fc.asyncProperty(headers, fc.constantFrom(...HEADER_OPERATIONS), async (extra, op) => {
           casesRun += 1;
           const base: Record<string, string> = op.startsWith('GET')
             ? {}
             : { Authorization: owner, 'Content-Type': 'application/json' };
           const all = { ...base, ...extra };
-          const body = op.startsWith('GET') ? undefined : JSON.stringify(BODY);
-          const path = op === 'GET list' ? BLOGS : op === 'POST' ? BLOGS : `${BLOGS}/${ownedId}`;
+          const body = op.startsWith('GET') || op === 'DELETE' ? undefined : JSON.stringify(BODY);
+          // DELETE goes to a blog that does not exist, so that the other operations keep theirs.
+          const path = op === 'GET list' || op === 'POST' ? BLOGS : `${BLOGS}/${op === 'DELETE' ? INT4_MAX : ownedId}`;
           let reply: Reply;
           try {
             reply = await send(op.split(' ')[0], path, all, body);
@@ -587,6 +591,8 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
               return;
             throw error;
           }
+          if (op === 'DELETE' && reply.status < 300)
+            throw new Error(`DELETE of a missing blog answered ${reply.status}`);
           await expectAnswer(reply, (value) => (op === 'GET list' ? expectEnvelope(value) : expectBlog(value)));
         }),
         options(SHARE.headers),
@@ -618,7 +624,7 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
     `bodies with up to 20,000 extra keys (${runsFor(SHARE.keys)} cases): 400 within 2 s, a small error body`,
     async () => {
       await fc.assert(
-        fc.asyncProperty(manyKeysBody, fc.constantFrom('POST', 'PUT'), async (body, method) => {
+        fc.asyncProperty(manyKeysBody, fc.constantFrom('POST', 'PUT', 'PATCH'), async (body, method) => {
           casesRun += 1;
           const extra = Object.keys(body).length - 3;
           const started = performance.now();
