@@ -39,6 +39,9 @@ const RECOVERY_CONFLICT = '40001';
 /** Timeouts are not retried on the primary: the statement may be what is slow. */
 const TIMEOUT = /^57014 |Query read timeout/;
 
+/** How TypeORM hands a pooled connection back: with an error when it is broken. */
+type Release = (error?: Error | boolean) => void;
+
 type DriverPool = (options: PostgresDriver['options'], credentials: { url: string }) => Promise<Pool>;
 
 /**
@@ -137,17 +140,18 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  private async obtainConnection(driver: PostgresDriver): Promise<[PoolClient, () => void]> {
+  private async obtainConnection(driver: PostgresDriver): Promise<[PoolClient, Release]> {
     const serving = this.replicas.filter((replica) => this.serves(replica));
-    if (serving.length === 0) return driver.obtainMasterConnection() as Promise<[PoolClient, () => void]>;
+    if (serving.length === 0) return driver.obtainMasterConnection() as Promise<[PoolClient, Release]>;
     const replica = serving[this.next++ % serving.length];
     try {
       const client = await replica.pool!.connect();
       this.clients.set(client, replica);
-      return [client, () => client.release()];
+      // An error tells pg-pool to close the connection rather than lend it again.
+      return [client, (error) => client.release(error)];
     } catch (error) {
       this.markDown(replica, error);
-      return driver.obtainMasterConnection() as Promise<[PoolClient, () => void]>;
+      return driver.obtainMasterConnection() as Promise<[PoolClient, Release]>;
     }
   }
 
