@@ -1,16 +1,33 @@
 import { pgBouncerUnavailableReason, ThrowawayPgBouncer } from './pgbouncer';
+import { ReplicatedCluster, replicatedClusterUnavailableReason } from './replicated-postgres';
 import { adminQuery, E2E_ENV } from './test-database';
 
 /** The PgBouncer of a `TEST_VIA_PGBOUNCER=1` run, for the global teardown (same process). */
 export const RUN_PGBOUNCER = Symbol.for('blog-service e2e PgBouncer');
+/** The primary and replica of a `TEST_WITH_REPLICA=1` run, for the global teardown (same process). */
+export const RUN_REPLICATED_CLUSTER = Symbol.for('blog-service e2e replicated cluster');
 
 // Runs once before the e2e workers start (they inherit this process's environment): with
 // DATABASE_URL set, each test file gets a fresh database on that server, named with this run's
 // prefix; without it, each file gets a fresh embedded database. With TEST_VIA_PGBOUNCER=1 as well,
 // a PgBouncer in transaction pooling mode is started in front of the server and the apps go through it.
+// With TEST_WITH_REPLICA=1 the run's server is a throwaway primary of its own instead (DATABASE_URL is not used)
+// with one streaming replica the apps read from (DATABASE_READ_URLS); replication is synchronous with
+// synchronous_commit = remote_apply, the set-up that gives read-your-writes, which the specs rely on (they read
+// right after they write). Both variables together put PgBouncer in front of that primary.
 export default async function globalSetup(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
   const viaPgBouncer = process.env.TEST_VIA_PGBOUNCER === '1';
+  const withReplica = process.env.TEST_WITH_REPLICA === '1';
+  delete process.env[E2E_ENV.readServerUrls];
+  let serverUrl = process.env.DATABASE_URL;
+  if (withReplica) {
+    const unavailable = replicatedClusterUnavailableReason();
+    if (unavailable !== undefined) throw new Error(`TEST_WITH_REPLICA=1, but ${unavailable}`);
+    const cluster = await ReplicatedCluster.create({ replicas: 1, synchronous: true });
+    (globalThis as Record<symbol, unknown>)[RUN_REPLICATED_CLUSTER] = cluster;
+    serverUrl = cluster.primary.url();
+    process.env[E2E_ENV.readServerUrls] = cluster.replicas.map((replica) => replica.url()).join(',');
+  }
   if (!serverUrl) {
     if (viaPgBouncer)
       throw new Error('TEST_VIA_PGBOUNCER=1 needs DATABASE_URL: the PostgreSQL server to put PgBouncer in front of');

@@ -1,12 +1,17 @@
-import { RUN_PGBOUNCER } from './global-setup';
+import { RUN_PGBOUNCER, RUN_REPLICATED_CLUSTER } from './global-setup';
 import type { ThrowawayPgBouncer } from './pgbouncer';
+import type { ReplicatedCluster } from './replicated-postgres';
 import { adminQuery, E2E_ENV } from './test-database';
 
 // Drops every database of this run that a crashed test file may have left behind, and stops the
-// run's PgBouncer (TEST_VIA_PGBOUNCER=1).
+// run's PgBouncer (TEST_VIA_PGBOUNCER=1); with TEST_WITH_REPLICA=1, removes the run's primary and
+// replica, its databases with them.
 export default async function globalTeardown(): Promise<void> {
-  const bouncer = (globalThis as Record<symbol, unknown>)[RUN_PGBOUNCER] as ThrowawayPgBouncer | undefined;
+  const globals = globalThis as Record<symbol, unknown>;
+  const bouncer = globals[RUN_PGBOUNCER] as ThrowawayPgBouncer | undefined;
   await bouncer?.stop();
+  const cluster = globals[RUN_REPLICATED_CLUSTER] as ReplicatedCluster | undefined;
+  if (cluster !== undefined) return cluster.destroy();
   const serverUrl = process.env[E2E_ENV.serverUrl];
   const prefix = process.env[E2E_ENV.prefix];
   if (!serverUrl || !prefix) return;

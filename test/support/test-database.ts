@@ -12,11 +12,16 @@ export const E2E_ENV = {
   prefix: 'E2E_DATABASE_PREFIX',
   /** `postgres://…` of the PgBouncer in front of that server when the run goes through one (`TEST_VIA_PGBOUNCER=1`). */
   pgBouncerUrl: 'E2E_PGBOUNCER_URL',
+  /** Comma-separated `postgres://…` of the server's streaming replicas when the run has them (`TEST_WITH_REPLICA=1`). */
+  readServerUrls: 'E2E_READ_SERVER_URLS',
 } as const;
 
 /** Where one test file's app keeps its data; `drop` removes it. */
 export interface TestDatabase {
-  /** Environment for the app: `DATABASE_URL` (and, through PgBouncer, `DATABASE_POOLER`, `DATABASE_MIGRATION_URL`) or `DATA_DIR`. */
+  /**
+   * Environment for the app: `DATABASE_URL` (and, through PgBouncer, `DATABASE_POOLER`, `DATABASE_MIGRATION_URL`;
+   * with replicas, `DATABASE_READ_URLS`) or `DATA_DIR`.
+   */
   readonly env: Readonly<Record<string, string>>;
   readonly kind: 'postgres' | 'embedded';
   drop(): Promise<void>;
@@ -32,7 +37,8 @@ export function withDatabase(url: string, database: string): string {
 /**
  * A fresh, empty database for one test file: a new database on the run's PostgreSQL server, or a
  * new embedded data directory when the run has no server. Migrations are applied by the app. When the run
- * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says.
+ * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says; when it has
+ * replicas, the app reads from them (replication is synchronous there: they have the database once it is created).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env[E2E_ENV.serverUrl];
@@ -49,15 +55,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const pgBouncerUrl = process.env[E2E_ENV.pgBouncerUrl];
   if (pgBouncerUrl) await applySessionSettings(withDatabase(serverUrl, 'postgres'), name);
+  const readServerUrls = process.env[E2E_ENV.readServerUrls];
   return {
     kind: 'postgres',
-    env: pgBouncerUrl
-      ? {
-          DATABASE_URL: withDatabase(pgBouncerUrl, name),
-          DATABASE_POOLER: 'pgbouncer',
-          DATABASE_MIGRATION_URL: withDatabase(serverUrl, name),
-        }
-      : { DATABASE_URL: withDatabase(serverUrl, name) },
+    env: {
+      ...(pgBouncerUrl
+        ? {
+            DATABASE_URL: withDatabase(pgBouncerUrl, name),
+            DATABASE_POOLER: 'pgbouncer',
+            DATABASE_MIGRATION_URL: withDatabase(serverUrl, name),
+          }
+        : { DATABASE_URL: withDatabase(serverUrl, name) }),
+      ...(readServerUrls && {
+        DATABASE_READ_URLS: readServerUrls
+          .split(',')
+          .map((url) => withDatabase(url, name))
+          .join(','),
+      }),
+    },
     drop: async () => {
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },

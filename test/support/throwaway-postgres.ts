@@ -6,22 +6,26 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freePort } from './service-process';
 
-// A PostgreSQL cluster of the test's own, on a free port, that the test may stop and start:
-// `initdb` and `pg_ctl` from the PostgreSQL packages (/usr/lib/postgresql/<version>/bin), run as
-// the `postgres` user when the tests run as root (PostgreSQL refuses to run as root).
+// A PostgreSQL cluster of the test's own, on a free port, that the test may stop and start, or a streaming
+// replica of one: `initdb`, `pg_ctl` and `pg_basebackup` from the PostgreSQL packages
+// (/usr/lib/postgresql/<version>/bin), run as the `postgres` user when the tests run as root (PostgreSQL
+// refuses to run as root).
 
 const run = promisify(execFile);
 const PACKAGE_ROOT = '/usr/lib/postgresql';
 
-/** The bin directory of the newest installed PostgreSQL that has initdb and pg_ctl, if any. */
-function findPostgresBin(): string | undefined {
+/** What a cluster needs; a replica ({@link ThrowawayCluster.standbyOf}) also needs `pg_basebackup`. */
+const CLUSTER_TOOLS: readonly string[] = ['initdb', 'pg_ctl'];
+
+/** The bin directory of the newest installed PostgreSQL that has `tools`, if any. */
+function findPostgresBin(tools = CLUSTER_TOOLS): string | undefined {
   if (!existsSync(PACKAGE_ROOT)) return undefined;
   const versions = readdirSync(PACKAGE_ROOT)
     .filter((name) => /^\d+(\.\d+)?$/.test(name))
     .sort((a, b) => Number(b) - Number(a));
   return versions
     .map((version) => join(PACKAGE_ROOT, version, 'bin'))
-    .find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')));
+    .find((bin) => tools.every((tool) => existsSync(join(bin, tool))));
 }
 
 /** uid and gid of the `postgres` user, or undefined when there is none. */
@@ -36,15 +40,18 @@ export function postgresUser(): { uid: number; gid: number } | undefined {
 }
 
 /**
- * Why a throwaway cluster cannot be made here, or undefined when it can: no initdb / pg_ctl, or
- * running as root without a `postgres` user to run them as.
+ * Why a throwaway cluster (with `tools`, e.g. `pg_basebackup` for replicas) cannot be made here, or undefined when
+ * it can: the binaries are missing, or running as root without a `postgres` user to run them as.
  */
-export function throwawayClusterUnavailableReason(): string | undefined {
-  if (findPostgresBin() === undefined) return `no initdb/pg_ctl under ${PACKAGE_ROOT}/*/bin`;
+export function throwawayClusterUnavailableReason(tools = CLUSTER_TOOLS): string | undefined {
+  if (findPostgresBin(tools) === undefined) return `no ${tools.join('/')} under ${PACKAGE_ROOT}/*/bin`;
   if (userInfo().uid === 0 && postgresUser() === undefined)
     return 'running as root and there is no postgres user to run initdb as';
   return undefined;
 }
+
+/** Server settings given as `-c name=value` at every start (values without spaces: pg_ctl passes them through a shell). */
+export type ServerSettings = Readonly<Record<string, string | number>>;
 
 /** A PostgreSQL cluster in a temporary directory, listening on 127.0.0.1:{@link port}, trust auth. */
 export class ThrowawayCluster {
@@ -52,25 +59,16 @@ export class ThrowawayCluster {
     private readonly bin: string,
     private readonly dir: string,
     private readonly runAs: string | undefined,
+    private readonly settings: ServerSettings,
     readonly port: number,
   ) {}
 
   /**
-   * Creates the cluster (`initdb`) and starts it.
+   * Creates the cluster (`initdb`) and starts it, with `settings` as `-c` options of the server.
    * @throws when the binaries are missing (check {@link throwawayClusterUnavailableReason} first).
    */
-  static async create(): Promise<ThrowawayCluster> {
-    const bin = findPostgresBin();
-    if (bin === undefined) throw new Error('initdb/pg_ctl not found');
-    const dir = mkdtempSync(join(tmpdir(), 'blog-pg-'));
-    let runAs: string | undefined;
-    if (userInfo().uid === 0) {
-      const user = postgresUser();
-      if (user === undefined) throw new Error('no postgres user');
-      chownSync(dir, user.uid, user.gid);
-      runAs = 'postgres';
-    }
-    const cluster = new ThrowawayCluster(bin, dir, runAs, await freePort());
+  static async create(settings: ServerSettings = {}): Promise<ThrowawayCluster> {
+    const cluster = await ThrowawayCluster.prepare(settings);
     await cluster.exec('initdb', [
       '-D',
       cluster.dataDir,
@@ -80,10 +78,50 @@ export class ThrowawayCluster {
       '--no-sync',
       '-E',
       'UTF8',
-      '--locale=C',
+      // Not C: under it text search takes every non-ASCII character for a letter (q=😀 would have a word to search for).
+      '--locale=C.UTF-8',
     ]);
     await cluster.start();
     return cluster;
+  }
+
+  /**
+   * A streaming replica of `primary` (`pg_basebackup -R`: a hot standby that follows it), started on a port of its own.
+   * initdb's pg_hba.conf already trusts replication connections from 127.0.0.1.
+   */
+  static async standbyOf(primary: ThrowawayCluster, settings: ServerSettings = {}): Promise<ThrowawayCluster> {
+    const standby = await ThrowawayCluster.prepare(settings, primary.bin);
+    await standby.exec('pg_basebackup', [
+      '-D',
+      standby.dataDir,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
+    await standby.start();
+    return standby;
+  }
+
+  /** An empty directory owned by whoever runs the server, and a free port. */
+  private static async prepare(settings: ServerSettings, bin = findPostgresBin()): Promise<ThrowawayCluster> {
+    if (bin === undefined) throw new Error('initdb/pg_ctl not found');
+    const dir = mkdtempSync(join(tmpdir(), 'blog-pg-'));
+    let runAs: string | undefined;
+    if (userInfo().uid === 0) {
+      const user = postgresUser();
+      if (user === undefined) throw new Error('no postgres user');
+      chownSync(dir, user.uid, user.gid);
+      runAs = 'postgres';
+    }
+    return new ThrowawayCluster(bin, dir, runAs, settings, await freePort());
   }
 
   private get dataDir(): string {
@@ -113,7 +151,10 @@ export class ThrowawayCluster {
       '-t',
       '60',
       '-o',
-      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+      [
+        `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+        ...Object.entries(this.settings).map(([name, value]) => `-c ${name}=${value}`),
+      ].join(' '),
       'start',
     ]);
   }
@@ -125,14 +166,19 @@ export class ThrowawayCluster {
 
   /** Creates an empty database. */
   async createDatabase(name: string): Promise<string> {
-    const client = new Client({ connectionString: this.url() });
+    await this.query(`CREATE DATABASE "${name}"`);
+    return this.url(name);
+  }
+
+  /** Runs one statement in `database` on a session of its own and returns its rows. */
+  async query<T = Record<string, unknown>>(sql: string, database = 'postgres'): Promise<T[]> {
+    const client = new Client({ connectionString: this.url(database) });
     await client.connect();
     try {
-      await client.query(`CREATE DATABASE "${name}"`);
+      return (await client.query(sql)).rows as T[];
     } finally {
       await client.end();
     }
-    return this.url(name);
   }
 
   /** Stops the server if it runs and removes every file of the cluster. */
