@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { databaseConfig } from '../config/database.config';
 import { ReadReplicas } from './read-replicas';
 
+const PRIMARY_URL = 'postgres://primary/blogs';
 const REPLICA_URL = 'postgres://replica/blogs';
 const LATE_URL = 'postgres://late-replica/blogs';
 
@@ -18,6 +19,7 @@ const client = (server: string): FakeClient => ({ server, release: jest.fn() });
 function fakePool(server: string) {
   return {
     connect: jest.fn(() => Promise.resolve(client(server))),
+    end: jest.fn(() => Promise.resolve()),
     replayed: 0 as number | null,
     query: jest.fn(function (this: { replayed: number | null }) {
       return Promise.resolve({ rows: [{ lsn: this.replayed === null ? null : String(this.replayed) }] });
@@ -31,14 +33,25 @@ describe('ReadReplicas', () => {
   let primaryDown: boolean;
   let replica: ReturnType<typeof fakePool>;
   let late: ReturnType<typeof fakePool> & { answers: boolean };
+  /** The primary as the lag checks see it: its WAL position, or no answer. */
+  const primaryProbe = {
+    query: () =>
+      primaryDown
+        ? Promise.reject(new Error('connect ECONNREFUSED'))
+        : Promise.resolve({ rows: [{ lsn: String(primaryLsn) }] }),
+    end: jest.fn(() => Promise.resolve()),
+  };
   const driver = {
-    options: { replication: { slaves: [{ url: REPLICA_URL }] } },
+    options: { poolSize: 10, replication: { master: { url: PRIMARY_URL }, slaves: [{ url: REPLICA_URL }] } },
     slaves: [] as unknown[],
     obtainMasterConnection: jest.fn(() => Promise.resolve([client('primary'), jest.fn()])),
     obtainSlaveConnection: jest.fn(),
-    createPool: jest.fn((_options: unknown, { url }: { url: string }) =>
-      url === LATE_URL && late.answers ? Promise.resolve(late) : Promise.reject(new Error('connect ECONNREFUSED')),
-    ),
+    // The checks' own connections of each server, and the read pool of a replica that answers late.
+    createPool: jest.fn((_options: unknown, { url }: { url: string }) => {
+      if (url === PRIMARY_URL) return Promise.resolve(primaryProbe);
+      if (url === REPLICA_URL) return Promise.resolve(replica);
+      return late.answers ? Promise.resolve(late) : Promise.reject(new Error('connect ECONNREFUSED'));
+    }),
   };
   /** Runs `query` on whichever server the runner's connection leads to. */
   const runner = (mode: 'master' | 'slave') => {
@@ -57,13 +70,7 @@ describe('ReadReplicas', () => {
     };
   };
   let serve: jest.Mock<Promise<string>, [string]>;
-  const dataSource = {
-    driver,
-    createQueryRunner: jest.fn(runner),
-    query: jest.fn(() =>
-      primaryDown ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve([{ lsn: String(primaryLsn) }]),
-    ),
-  };
+  const dataSource = { driver, createQueryRunner: jest.fn(runner) };
   const read = () => replicas.read((queryRunner) => queryRunner.query('SELECT 1') as Promise<string>);
 
   beforeEach(async () => {
@@ -162,12 +169,21 @@ describe('ReadReplicas', () => {
     },
   );
 
-  it('picks up a replica that did not answer at start-up once it does', async () => {
+  it('picks up a replica that did not answer at start-up once it does, with a read pool TypeORM closes', async () => {
     late.replayed = 100;
     late.answers = true;
     await replicas.check();
     expect(replicas.health().database_replica_2).toEqual({ status: 'up', lagMs: 0, serving: true });
     const servers = [await read(), await read()];
     expect(servers.sort()).toEqual(['late-replica', 'replica']);
+    expect(driver.slaves).toEqual([replica, late]);
+  });
+
+  it('checks lag on connections of its own, apart from the read pools, and closes them at shutdown', async () => {
+    expect(driver.createPool).toHaveBeenCalledWith(expect.objectContaining({ poolSize: 1 }), { url: PRIMARY_URL });
+    expect(driver.createPool).toHaveBeenCalledWith(expect.objectContaining({ poolSize: 1 }), { url: REPLICA_URL });
+    await replicas.onApplicationShutdown();
+    expect(primaryProbe.end).toHaveBeenCalled();
+    expect(replica.end).toHaveBeenCalled();
   });
 });

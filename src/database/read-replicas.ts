@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient } from 'pg';
@@ -18,8 +25,10 @@ interface Replica {
   /** `database_replica_<n>`, n counting from 1 in the order of `DATABASE_READ_URLS`. */
   readonly name: string;
   readonly url: string;
-  /** The TypeORM slave pool; undefined until the replica first answers. */
+  /** The TypeORM slave pool that reads use; undefined until the replica first answers. */
   pool?: Pool;
+  /** One connection of the lag checks' own, so that reads waiting for `pool` do not count as lag. */
+  probe?: Pool;
   answers: boolean;
   lagMs: number | null;
 }
@@ -49,11 +58,13 @@ type DriverPool = (options: PostgresDriver['options'], credentials: { url: strin
  * `DATABASE_READ_MAX_LAG_MS`, in turn, else to the primary (docs/architecture.md, "Read replicas").
  */
 @Injectable()
-export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
+export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(ReadReplicas.name);
   private readonly replicas: Replica[];
   private readonly clients = new WeakMap<PoolClient, Replica>();
   private samples: WalSample[] = [];
+  /** The primary's connection of the lag checks, apart from the pool the requests wait for. */
+  private primaryProbe?: Pool;
   private next = 0;
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -96,6 +107,13 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
   onModuleDestroy(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+  }
+
+  /** Closes the checks' connections; the read pools are TypeORM's slaves, which it closes. */
+  async onApplicationShutdown(): Promise<void> {
+    const probes = [this.primaryProbe, ...this.replicas.map(({ probe }) => probe)];
+    const opened = probes.filter((probe): probe is Pool => probe !== undefined);
+    await Promise.all(opened.map((probe) => probe.end().catch(() => undefined)));
   }
 
   /**
@@ -168,7 +186,10 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
   async check(): Promise<void> {
     const at = Date.now();
     try {
-      const [{ lsn }] = await this.dataSource.query<{ lsn: string }[]>(PRIMARY_LSN);
+      const driver = this.dataSource.driver as PostgresDriver;
+      this.primaryProbe ??= await this.createPool(driver.options.replication!.master.url!, 1);
+      const { rows } = await this.primaryProbe.query<{ lsn: string }>(PRIMARY_LSN);
+      const { lsn } = rows[0];
       const horizon = at - this.config.readMaxLagMs - 2 * this.checkIntervalMs;
       this.samples = [...this.samples.filter((sample) => sample.at >= horizon), { at, lsn: BigInt(lsn) }];
     } catch {
@@ -184,9 +205,10 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async checkReplica(replica: Replica): Promise<void> {
     try {
-      replica.pool ??= await this.createPool(replica);
-      const { rows } = await replica.pool.query<{ lsn: string | null }>(REPLAYED_LSN);
+      replica.probe ??= await this.createPool(replica.url, 1);
+      const { rows } = await replica.probe.query<{ lsn: string | null }>(REPLAYED_LSN);
       const { lsn } = rows[0];
+      replica.pool ??= await this.createReadPool(replica.url);
       if (!replica.answers) this.logger.log(`${replica.name} answers`);
       replica.answers = true;
       replica.lagMs = lsn === null ? null : this.lagOf(BigInt(lsn));
@@ -202,11 +224,19 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy {
     return caughtUp === undefined ? null : now - caughtUp.at;
   }
 
-  private createPool(replica: Replica): Promise<Pool> {
+  /** A pool of `url` with the driver's options and `size` connections (default: the service's pool size). */
+  private createPool(url: string, size?: number): Promise<Pool> {
     const driver = this.dataSource.driver as PostgresDriver;
     // The driver's own pool factory (protected), so the pool has the options of the others.
     const createPool = (driver as unknown as { createPool: DriverPool }).createPool.bind(driver);
-    return createPool(driver.options, { url: replica.url });
+    return createPool({ ...driver.options, poolSize: size ?? driver.options.poolSize }, { url });
+  }
+
+  /** A read pool for a replica that did not answer at start-up, among TypeORM's slaves so that it closes it too. */
+  private async createReadPool(url: string): Promise<Pool> {
+    const pool = await this.createPool(url);
+    (this.dataSource.driver as PostgresDriver).slaves.push(pool);
+    return pool;
   }
 
   private markDown(replica: Replica, error: unknown): void {
