@@ -8,8 +8,8 @@
 //                      scenarios at each size in turn and print how the service's p50 grows
 //   --duration S       seconds per scenario and server (default 10)
 //   --connections C    concurrent connections (default 50)
-//   --rounds R         runs per scenario and server, alternating baseline and service; the
-//                      table shows medians (default 1)
+//   --rounds R         runs per scenario and server, alternating baseline and service(s), the
+//                      services' order rotating by one each round; the table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
 //                      cursor-deep,list-large,list-large-compressed,create,create-uncounted,update,patch,delete,
 //                      mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
@@ -22,9 +22,20 @@
 //   --no-build         use the existing dist/
 //   --keep-db          keep the fresh database (its URL is printed)
 //   --profile          run the service with --cpu-prof; the .cpuprofile goes to bench/results/
+//   --topology t,u     how the service reaches PostgreSQL, one service process each, every scenario run
+//                      on all of them in turn after the baseline (default direct; direct always runs, as
+//                      the reference of the ratios): direct; pgbouncer (PgBouncer in transaction mode,
+//                      default_pool_size 20, in front of the same database, DATABASE_POOLER=pgbouncer);
+//                      replica (a streaming replica made with pg_basebackup -R, in DATABASE_READ_URLS)
 // Database: DATABASE_URL when set (used as it is, blogs are added to it), else a fresh database on
-// postgres://postgres@127.0.0.1:5432 that is dropped at the end.
+// postgres://postgres@127.0.0.1:5432 that is dropped at the end; with the replica topology, a
+// throwaway primary cluster (initdb on a free port) that every server and topology uses, since
+// the machine's cluster need not allow replication connections.
+// Besides the servers' CPU per request, the table and the JSON give PostgreSQL's (the primary's and
+// the replica's clusters, postmaster and every backend) and PgBouncer's. On the machine's cluster the
+// primary's figure also counts whatever else that cluster serves meanwhile.
 import { execFileSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -33,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+import { startPgBouncer, startPostgres, stopAll, treeCpuMs } from './topology.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALL_SCENARIOS = [
@@ -63,6 +75,9 @@ const CURSOR_DEEP_PAGE = 1000;
 /** Blogs seeded for one delete run, per second of its duration: more than either server deletes. */
 const DELETES_PER_SECOND = 6000;
 const BENCH_SUB = 'bench';
+const TOPOLOGIES = ['direct', 'pgbouncer', 'replica'];
+/** PgBouncer's default, and what docs/operations.md suggests: a small multiple of the server's cores. */
+const PGBOUNCER_POOL_SIZE = 20;
 const JWT_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
 const { values: options } = parseArgs({
@@ -76,6 +91,7 @@ const { values: options } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    topology: { type: 'string', default: 'direct' },
   },
 });
 const smoke = options.smoke;
@@ -85,6 +101,12 @@ const connections = smoke ? 10 : Number(options.connections);
 const rounds = smoke ? 1 : Number(options.rounds);
 const scenarios = options.scenarios.split(',');
 for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
+const topologies = TOPOLOGIES.filter((name) => name === 'direct' || options.topology.split(',').includes(name));
+for (const name of options.topology.split(','))
+  if (!TOPOLOGIES.includes(name)) throw new Error(`unknown topology ${name}`);
+if (topologies.includes('replica') && process.env.DATABASE_URL) {
+  throw new Error('--topology replica makes its own primary and replica: unset DATABASE_URL');
+}
 if (rowSteps.some((n) => !Number.isInteger(n) || n < 1) || rowSteps.some((n, i) => i > 0 && n <= rowSteps[i - 1])) {
   throw new Error('--rows takes increasing positive integers, e.g. 10000,1000000');
 }
@@ -112,9 +134,36 @@ async function main() {
     log('building the service (npm run build)');
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   }
-  const databaseUrl = await prepareDatabase();
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const primary = topologies.includes('replica') ? startPostgres(await freePort()) : undefined;
+  if (primary) log(`throwaway primary cluster on :${primary.port}`);
+  const databaseUrl = await prepareDatabase(primary?.url());
+  // After the fresh database's DROP (on the machine's cluster), which needs that cluster running.
+  cleanups.push(async () => stopAll());
+  // The role's statement_timeout (set below for PgBouncer's sessions) would cut the seeding's statements.
+  const db = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 2,
+    ...(topologies.includes('pgbouncer') && { options: '-c statement_timeout=0' }),
+  });
   cleanups.unshift(() => db.end());
+  const database = new URL(databaseUrl).pathname.slice(1);
+  // Made before seeding, so the replica streams the seeded blogs as a production one would.
+  const replica = primary && startPostgres(await freePort(), primary);
+  if (replica) log(`streaming replica on :${replica.port}`);
+  const bouncer = topologies.includes('pgbouncer')
+    ? await startPgBouncer(await freePort(), new URL(databaseUrl).port || 5432, PGBOUNCER_POOL_SIZE)
+    : undefined;
+  if (bouncer) {
+    log(`PgBouncer on :${bouncer.port} (transaction mode, default_pool_size ${PGBOUNCER_POOL_SIZE})`);
+    await applySessionSettings(databaseUrl, database);
+  }
+  // Whose CPU each run reads besides the server's: the clusters' postmasters with their backends.
+  const primaryPid = await postmasterPid(databaseUrl);
+  const meters = {
+    ...(primaryPid && { primary: primaryPid }),
+    ...(replica && { replica: replica.pid() }),
+    ...(bouncer && { pgbouncer: bouncer.pid() }),
+  };
 
   const env = {
     DATABASE_URL: databaseUrl,
@@ -122,13 +171,31 @@ async function main() {
     // Rate limits would answer the load with 429s: the bench measures the request path.
     RATE_LIMIT_ENABLED: 'false',
   };
+  const topologyEnv = {
+    direct: {},
+    pgbouncer: {
+      DATABASE_URL: bouncer?.url(database),
+      DATABASE_POOLER: 'pgbouncer',
+      DATABASE_MIGRATION_URL: databaseUrl,
+    },
+    replica: { DATABASE_READ_URLS: replica?.url(database) },
+  };
   const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench', 'results')] : [];
-  const service = await startServer('service', [...profile, 'dist/main.js'], {
-    ...env,
-    NODE_ENV: 'production',
-    NODE_OPTIONS: IMAGE_NODE_OPTIONS,
-  });
+  const services = [];
+  // One after the other: the first migrates the fresh database, the others find it migrated.
+  for (const topology of topologies) {
+    services.push(
+      await startServer(topology === 'direct' ? 'service' : `service-${topology}`, [...profile, 'dist/main.js'], {
+        ...env,
+        ...topologyEnv[topology],
+        NODE_ENV: 'production',
+        NODE_OPTIONS: IMAGE_NODE_OPTIONS,
+      }),
+    );
+  }
   const baseline = await startServer('baseline', ['bench/baseline/server.mjs'], env);
+  const servers = [baseline, ...services];
+  const service = services[0];
   const token = jwt.sign({ sub: BENCH_SUB }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '4h' });
   const updateIds = await seedOwnBlogs(db);
   // read-one draws from the blogs seeded last: ids without gaps (delete runs leave some).
@@ -138,17 +205,20 @@ async function main() {
   const results = {
     startedAt: new Date().toISOString(),
     machine: machine(),
-    options: { rowSteps, duration, connections, rounds, scenarios },
+    options: { rowSteps, duration, connections, rounds, scenarios, topologies },
+    ...(bouncer && { pgbouncer: { poolMode: 'transaction', defaultPoolSize: PGBOUNCER_POOL_SIZE } }),
     steps: [],
   };
   for (const rows of rowSteps) {
     readIds = (await seed(db, rows)) ?? readIds;
-    await warmUp([baseline, service], token);
+    if (replica) await replicaServes(db, replica.url(database), services.at(-1));
+    await warmUp(servers, token);
     const step = {
       rows,
       scenarios: {},
-      pagesChecked: await checkPages(db, [baseline, service]),
-      filtersChecked: await checkFilters(db, [baseline, service]),
+      pagesChecked: await checkPages(db, servers),
+      filtersChecked: await checkFilters(db, servers),
+      idleCpuMsPerSecond: await idleCpu(servers, meters),
       deepCursors: {},
     };
     for (const scenario of scenarios) {
@@ -167,27 +237,38 @@ async function main() {
         commonWord: COMMON_WORD,
         rareWord: RARE_WORD,
       };
-      const runs = { baseline: [], service: [] };
+      const runs = Object.fromEntries(servers.map((server) => [server.name, []]));
       if (UNCOUNTED.has(scenario)) await db.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_inserted');
       try {
         for (let round = 1; round <= rounds; round += 1) {
-          for (const server of [baseline, service]) {
+          // Each round the services start at another place, so none always runs right after the same one.
+          const shift = (round - 1) % services.length;
+          for (const server of [baseline, ...services.slice(shift), ...services.slice(0, shift)]) {
             log(
               `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
             );
-            runs[server.name].push(await measure(server, await prepareRun(db, server, job, step)));
+            runs[server.name].push(await measure(server, await prepareRun(db, server, job, step), meters));
             while (cleanupsAfterRun.length > 0) await cleanupsAfterRun.pop()();
           }
         }
       } finally {
         if (UNCOUNTED.has(scenario)) await restoreCounter(db);
       }
-      const figures = { baseline: combine(runs.baseline), service: combine(runs.service) };
-      step.scenarios[scenario] = { ...figures, ratio: ratios(figures.service, figures.baseline) };
+      const figures = Object.fromEntries(servers.map((server) => [server.name, combine(runs[server.name])]));
+      step.scenarios[scenario] = {
+        ...figures,
+        ratio: ratios(figures.service, figures.baseline),
+        // The same figures of each other topology ÷ direct's, from the same run.
+        ...(services.length > 1 && {
+          topologyRatio: Object.fromEntries(
+            services.slice(1).map(({ name }) => [name, topologyRatios(figures[name], figures.service)]),
+          ),
+        }),
+      };
     }
     step.serviceRssPeakMb = peakRssMb(service.pid);
     results.steps.push(step);
-    process.stdout.write(`\n${table(step)}\n`);
+    process.stdout.write(`\n${table(step)}\n\n${cpuTable(step, servers)}\n`);
   }
   if (results.steps.length > 1) process.stdout.write(`\n${growthTable(results.steps)}\n`);
 
@@ -197,7 +278,8 @@ async function main() {
   log(`results written to ${file}`);
   const unexpected = results.steps.flatMap((step) =>
     Object.entries(step.scenarios).flatMap(([name, s]) =>
-      ['baseline', 'service']
+      servers
+        .map(({ name: who }) => who)
         .filter((who) => s[who].non2xx > 0 || s[who].errors > 0 || s[who].timeouts > 0)
         .map((who) => `${name}/${who}`),
     ),
@@ -208,13 +290,13 @@ async function main() {
   }
 }
 
-/** A fresh database on the local server, dropped at the end; or DATABASE_URL as it is. */
-async function prepareDatabase() {
+/** A fresh database on `serverUrl` or the local server, dropped at the end; or DATABASE_URL as it is. */
+async function prepareDatabase(serverUrl = 'postgres://postgres@127.0.0.1:5432/postgres') {
   if (process.env.DATABASE_URL) {
     log(`using DATABASE_URL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})`);
     return process.env.DATABASE_URL;
   }
-  const server = 'postgres://postgres@127.0.0.1:5432';
+  const server = serverUrl.replace(/\/[^/]*$/, '');
   const name = `blog_bench_${Date.now()}`;
   await adminQuery(`${server}/postgres`, `CREATE DATABASE "${name}"`);
   const url = `${server}/${name}`;
@@ -222,6 +304,65 @@ async function prepareDatabase() {
   else cleanups.push(() => adminQuery(`${server}/postgres`, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   log(`fresh database ${name}`);
   return url;
+}
+
+/**
+ * Gives the bench's role in `database` the session settings the service cannot send through
+ * PgBouncer, as docs/operations.md asks of the operator; the service's own list, from dist/.
+ */
+async function applySessionSettings(url, database) {
+  const { SESSION_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'database', 'data-source-options.js'));
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
+    await adminQuery(url, `ALTER ROLE CURRENT_USER IN DATABASE "${database}" SET ${name} = '${value}'`);
+  }
+}
+
+/**
+ * The pid of the postmaster of `url`'s server, the parent of the backend serving this query; or
+ * undefined when that backend is not a process of this machine (a server elsewhere, a container).
+ */
+async function postmasterPid(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+    return Number(readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    log("PostgreSQL's processes are not on this machine: no database CPU figures");
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Waits until the replica has replayed all the primary has written and `service` reports it serving
+ * reads (`/health/ready`), so the replica topology's figures are of reads on the replica.
+ */
+async function replicaServes(db, replicaUrl, service) {
+  const deadline = Date.now() + 120_000;
+  const target = (await db.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+  const replica = new pg.Client({ connectionString: replicaUrl });
+  await replica.connect();
+  try {
+    const caughtUp = async () =>
+      (await replica.query('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [target])).rows[0].ok;
+    while (!(await caughtUp())) {
+      if (Date.now() > deadline) throw new Error(`the replica did not replay up to ${target} within 120 s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // A restartpoint now rather than during the runs, as on the primary after seeding.
+    await replica.query('CHECKPOINT');
+  } finally {
+    await replica.end();
+  }
+  for (;;) {
+    const body = await (await fetch(`${service.url}/health/ready`)).json().catch(() => ({}));
+    if (body.details?.database_replica_1?.serving === true) break;
+    if (Date.now() > deadline) throw new Error(`${service.name}: replica not serving: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  log(`replica caught up to ${target} and serving ${service.name}'s reads`);
 }
 
 async function adminQuery(url, sql) {
@@ -249,7 +390,7 @@ async function startServer(name, args, env) {
     children.delete(child);
     if (!stopping) {
       log(`${name} exited early (${code ?? signal}):\n${stderr}`);
-      process.exit(1);
+      void stop().then(() => process.exit(1));
     }
   });
   const url = `http://127.0.0.1:${port}`;
@@ -302,7 +443,7 @@ async function checkPages(db, servers) {
       if (got !== expected) throw new Error(`${server.name} page at offset ${offset}: ${got}, expected ${expected}`);
     }
   }
-  log(`pages at offsets ${offsets.join(', ')} and total ${count.toLocaleString('en')} match SQL on both servers`);
+  log(`pages at offsets ${offsets.join(', ')} and total ${count.toLocaleString('en')} match SQL on every server`);
   return offsets.length;
 }
 
@@ -377,6 +518,9 @@ async function seed(db, target) {
     );
   }
   await db.query('VACUUM (ANALYZE) blogs');
+  // Else the checkpointer writes the seeded pages out during the first minutes of runs, and its CPU
+  // shows in their PostgreSQL figures. Needs a superuser (or pg_checkpoint) on a DATABASE_URL.
+  await db.query('CHECKPOINT').catch((error) => log(`CHECKPOINT: ${error.message}`));
   log(`seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return [first, last];
 }
@@ -455,7 +599,7 @@ async function checkFilters(db, servers) {
       if (got !== expected) throw new Error(`${server.name} ${parameter}=${value}: ${got}, expected ${expected}`);
     }
     log(
-      `${parameter}=${value}: total ${Number(rows[0]?.total ?? 0).toLocaleString('en')} and first page match SQL on both servers`,
+      `${parameter}=${value}: total ${Number(rows[0]?.total ?? 0).toLocaleString('en')} and first page match SQL on every server`,
     );
   }
   return cases.length;
@@ -499,16 +643,51 @@ async function warmUp(servers, token) {
   }
 }
 
-/** One load run against `server`, sampling its RSS meanwhile. */
-async function measure(server, job) {
+/**
+ * CPU per second of every server and database process while nothing is asked of them: background
+ * work (checkpointer, WAL sender and receiver, the service's replica lag checks) that the CPU per
+ * request of a run includes, and that a model of many requests per second should count once.
+ */
+async function idleCpu(servers, meters) {
+  const pids = { ...Object.fromEntries(servers.map((server) => [server.name, server.pid])), ...meters };
+  const read = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)]));
+  const before = read();
+  await new Promise((resolve) => setTimeout(resolve, duration * 1000));
+  const after = read();
+  const idle = Object.fromEntries(
+    Object.keys(pids).map((name) => [name, round((after[name] - before[name]) / duration, 1)]),
+  );
+  log(
+    `idle CPU, ms per second: ${Object.entries(idle)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}`,
+  );
+  return idle;
+}
+
+/**
+ * One load run against `server`, sampling its RSS meanwhile, and the CPU that it and each of
+ * `meters` (name → pid of a process tree: a postmaster, PgBouncer) used per request.
+ */
+async function measure(server, job, meters) {
   let peakKb = 0;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb(server.pid))), 100);
   try {
     const cpuBefore = cpuMs(server.pid);
+    const metersBefore = Object.fromEntries(Object.entries(meters).map(([name, pid]) => [name, treeCpuMs(pid)]));
     const figures = await runLoad({ ...job, url: server.url });
+    const perRequest = (ms) => Math.round((ms * 1000) / Math.max(figures.total, 1));
     // CPU time per request tells the servers' own cost apart even when the machine is busy.
-    const cpuUsPerRequest = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(figures.total, 1));
-    return { ...figures, cpuUsPerRequest, rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024) };
+    const cpuUsPerRequest = perRequest(cpuMs(server.pid) - cpuBefore);
+    const dbCpuUsPerRequest = Object.fromEntries(
+      Object.entries(meters).map(([name, pid]) => [name, perRequest(treeCpuMs(pid) - metersBefore[name])]),
+    );
+    return {
+      ...figures,
+      cpuUsPerRequest,
+      dbCpuUsPerRequest,
+      rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -565,6 +744,12 @@ function combine(runs) {
     p50: median(pick('p50')),
     p99: median(pick('p99')),
     cpuUsPerRequest: median(pick('cpuUsPerRequest')),
+    dbCpuUsPerRequest: Object.fromEntries(
+      Object.keys(runs[0].dbCpuUsPerRequest).map((name) => [
+        name,
+        median(runs.map((run) => run.dbCpuUsPerRequest[name])),
+      ]),
+    ),
     bytesPerResponse: Math.round(median(pick('bytesPerResponse'))),
     non2xx: pick('non2xx').reduce((a, b) => a + b, 0),
     errors: pick('errors').reduce((a, b) => a + b, 0),
@@ -580,6 +765,39 @@ const ratios = (service, baseline) => ({
   p99: round(service.p99 / Math.max(baseline.p99, 1)),
 });
 const round = (value, digits = 2) => Number(value.toFixed(digits));
+const dbCpu = (figures) => Object.values(figures.dbCpuUsPerRequest).reduce((a, b) => a + b, 0);
+/** A topology's figures ÷ direct's: rate, p50, the service's CPU and the databases' (all meters) per request. */
+const topologyRatios = (other, direct) => ({
+  requestsPerSecond: round(other.requestsPerSecond / direct.requestsPerSecond),
+  p50: round(other.p50 / Math.max(direct.p50, 1)),
+  serviceCpu: round(other.cpuUsPerRequest / Math.max(direct.cpuUsPerRequest, 1)),
+  primaryCpu: round((other.dbCpuUsPerRequest.primary ?? 0) / Math.max(direct.dbCpuUsPerRequest.primary ?? 0, 1)),
+  dbCpu: round(dbCpu(other) / Math.max(dbCpu(direct), 1)),
+});
+
+/** Per scenario and server: rate, latency and CPU per request of the server and of each database process. */
+function cpuTable(step, servers) {
+  const meters = Object.keys(Object.values(step.scenarios)[0].service.dbCpuUsPerRequest);
+  const label = { primary: 'PG primary', replica: 'PG replica', pgbouncer: 'PgBouncer' };
+  const lines = [
+    'CPU per request (µs) of the server and of the database processes, all measured during each run; ratios ÷ the direct service, same run',
+    '',
+    `| scenario | server | req/s | p50 / p99 ms | server | ${meters.map((m) => label[m]).join(' | ')} | DB total | req/s ÷ direct | server CPU ÷ direct | DB CPU ÷ direct |`,
+    `|---|---|---:|---:|---:|${meters.map(() => '---:|').join('')}---:|---:|---:|---:|`,
+  ];
+  for (const [name, s] of Object.entries(step.scenarios)) {
+    for (const { name: who } of servers) {
+      const f = s[who];
+      const r = s.topologyRatio?.[who];
+      lines.push(
+        `| ${name} | ${who} | ${Math.round(f.requestsPerSecond)} | ${f.p50} / ${f.p99} | ${f.cpuUsPerRequest} | ` +
+          `${meters.map((m) => f.dbCpuUsPerRequest[m]).join(' | ')} | ${dbCpu(f)} | ` +
+          (r ? `${r.requestsPerSecond.toFixed(2)} | ${r.serviceCpu.toFixed(2)} | ${r.dbCpu.toFixed(2)} |` : '| | |'),
+      );
+    }
+  }
+  return lines.join('\n');
+}
 
 function table(step) {
   const lines = [
@@ -640,7 +858,10 @@ function machine() {
 }
 
 let stopping = false;
-async function stop() {
+let stopped;
+/** Stops every child and runs the cleanups, once however often it is called (a signal, then main's end). */
+const stop = () => (stopped ??= stopEverything());
+async function stopEverything() {
   stopping = true;
   const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of children) child.kill('SIGTERM');
