@@ -14,7 +14,6 @@ import { mapDatabaseUnavailable } from './database/database-errors';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { createGlobalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
-import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
@@ -37,7 +36,10 @@ const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
 ];
 
-/** Options for `NestFactory.create` and `createNestApplication`: bodies are read by `JsonBodyInterceptor` alone. */
+/**
+ * Options for `NestFactory.create` and `createNestApplication`: bodies are read only by `JsonBodyInterceptor`, on the
+ * handlers that take one (`@UseInterceptors(JsonBodyInterceptor)`), after the guards.
+ */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /** Global setup shared by `main.ts` and the e2e tests; call it before `app.init()` / `app.listen()`. */
@@ -72,7 +74,6 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(...createGlobalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
   serveOpenApiDocument(app, createOpenApiDocument(app));

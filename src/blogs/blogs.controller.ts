@@ -12,12 +12,14 @@ import {
   Query,
   Req,
   Res,
+  UseInterceptors,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
+import { JsonBodyInterceptor } from '../common/http/json-body.interceptor';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
 import { blogEntityTag } from './blog-entity-tag';
 import { BlogIdParam } from './blog-id.decorator';
@@ -80,6 +82,7 @@ export class BlogsController {
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @UseInterceptors(JsonBodyInterceptor)
   @ApiCreateBlog()
   async create(
     @Body() body: CreateBlogDto,
@@ -93,6 +96,7 @@ export class BlogsController {
   }
 
   @Put(':id')
+  @UseInterceptors(JsonBodyInterceptor)
   @ApiUpdateBlog()
   async update(
     @BlogIdParam() id: number,
@@ -108,6 +112,7 @@ export class BlogsController {
   }
 
   @Patch(':id')
+  @UseInterceptors(JsonBodyInterceptor)
   @ApiPatchBlog()
   async patch(
     @BlogIdParam() id: number,
