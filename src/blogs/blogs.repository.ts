@@ -111,13 +111,13 @@ export class BlogsRepository {
     const [row] =
       source === 'primary'
         ? await this.blogs.query<Row[]>(FIND_BY_ID, [id])
-        : await this.replicas.read((runner) => runner.query(FIND_BY_ID, [id]) as Promise<Row[]>);
+        : await this.replicas.query<Row[]>(FIND_BY_ID, [id]);
     return row ? this.toEntity(row) : null;
   }
 
   /** Blogs `offset` to `offset + limit - 1`, newest first (`createdAt`, then `id`, descending), and the total. */
   async findPage(limit: number, offset: number): Promise<BlogPage> {
-    const rows = await this.replicas.read((runner) => runner.query(PAGE_WITH_TOTAL, [limit, offset]) as Promise<Row[]>);
+    const rows = await this.replicas.query<Row[]>(PAGE_WITH_TOTAL, [limit, offset]);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
@@ -202,9 +202,7 @@ export class BlogsRepository {
 
   /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
   async isSearchable(q: string): Promise<boolean> {
-    const [row] = await this.replicas.read(
-      (runner) => runner.query(IS_SEARCHABLE, [q]) as Promise<{ searchable: boolean }[]>,
-    );
+    const [row] = await this.replicas.query<{ searchable: boolean }[]>(IS_SEARCHABLE, [q]);
     return row.searchable;
   }
 

@@ -139,6 +139,11 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy, On
     }
   }
 
+  /** One SQL statement through {@link read}: its rows (`$1`… bound to `parameters`). */
+  query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T> {
+    return this.read((runner) => runner.query(sql, [...parameters]) as Promise<T>);
+  }
+
   /** Each replica's {@link ReplicaHealth}, keyed `database_replica_<n>`. */
   health(): Record<string, ReplicaHealth> {
     return Object.fromEntries(
