@@ -1,9 +1,12 @@
 import type { TestingModule } from '@nestjs/testing';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Blog } from '../src/blogs/blog.entity';
 import { BlogsRepository } from '../src/blogs/blogs.repository';
+import { databaseConfig } from '../src/config/database.config';
 import { compileRepositoryModule } from './support/repository-module';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
 
 const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
 
@@ -26,6 +29,31 @@ describe('BlogsRepository on the real database', () => {
   });
 
   beforeEach(() => dataSource.query('TRUNCATE "blogs"'));
+
+  // The embedded database has one session and no statement names.
+  (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
+    'sends its statements named, parsed once per connection, unless DATABASE_PREPARED_STATEMENTS is false',
+    async () => {
+      const { preparedStatements } = moduleRef.get<{ preparedStatements: boolean }>(databaseConfig.KEY);
+      const created = await repository.insert(input(1), 'alice');
+      await repository.findById(created.id, 'primary');
+
+      // Every connection of the primary's pool at once, each asked what its session has prepared.
+      const pool = (dataSource.driver as PostgresDriver).master as Pool;
+      const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+      const names = await Promise.all(
+        clients.map(async (client) => {
+          const { rows } = await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+          client.release();
+          return rows.map((row) => row.name);
+        }),
+      );
+
+      const expected = expect.arrayContaining(['blogs.insert', 'blogs.find-by-id']);
+      if (preparedStatements) expect(names.flat()).toEqual(expected);
+      else expect(names.flat()).not.toEqual(expected);
+    },
+  );
 
   it('insert stores the blog with id, equal timestamps and version 1, and findById reads it back', async () => {
     const created = await repository.insert(input(1), 'alice');

@@ -14,7 +14,14 @@ function expectRejected(load: () => unknown, variable: string): void {
 
 describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
   const NO_REPLICAS = { readUrls: [], readMaxLagMs: 1_000 };
-  const EMBEDDED = { url: undefined, migrationUrl: undefined, pooler: 'none', ...NO_REPLICAS, dataDir: './data' };
+  const EMBEDDED = {
+    url: undefined,
+    migrationUrl: undefined,
+    pooler: 'none',
+    preparedStatements: false,
+    ...NO_REPLICAS,
+    dataDir: './data',
+  };
 
   it('defaults to the embedded database in ./data', () => {
     expect(loadDatabaseConfig({})).toEqual(EMBEDDED);
@@ -27,6 +34,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
       url: 'postgres://user:pw@db:5432/blogs',
       migrationUrl: 'postgres://user:pw@db:5432/blogs',
       pooler: 'none',
+      preparedStatements: true,
       ...NO_REPLICAS,
       dataDir: '/var/lib/blogs',
     });
@@ -46,6 +54,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
       url: 'postgres://db/blogs',
       migrationUrl: 'postgres://db/blogs',
       pooler: 'none',
+      preparedStatements: true,
       ...NO_REPLICAS,
       dataDir: './data',
     });
@@ -120,7 +129,29 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
     it('DATABASE_POOLER=pgbouncer with DATABASE_MIGRATION_URL: pooled service, direct migrations', () => {
       expect(
         loadDatabaseConfig({ DATABASE_URL: POOLED, DATABASE_POOLER: 'pgbouncer', DATABASE_MIGRATION_URL: DIRECT }),
-      ).toEqual({ url: POOLED, migrationUrl: DIRECT, pooler: 'pgbouncer', ...NO_REPLICAS, dataDir: './data' });
+      ).toEqual({
+        url: POOLED,
+        migrationUrl: DIRECT,
+        pooler: 'pgbouncer',
+        preparedStatements: false,
+        ...NO_REPLICAS,
+        dataDir: './data',
+      });
+    });
+
+    it.each<[string, NodeJS.ProcessEnv, boolean]>([
+      ['a direct connection', {}, true],
+      ['a direct connection, the setting empty', { DATABASE_PREPARED_STATEMENTS: '' }, true],
+      ['a direct connection that refuses them', { DATABASE_PREPARED_STATEMENTS: 'false' }, false],
+      ['PgBouncer (before 1.21 they are lost between transactions)', { DATABASE_POOLER: 'pgbouncer' }, false],
+      [
+        'PgBouncer 1.21+ with max_prepared_statements',
+        { DATABASE_POOLER: 'pgbouncer', DATABASE_PREPARED_STATEMENTS: 'true' },
+        true,
+      ],
+    ])('named prepared statements on %s: %p', (_name, env, preparedStatements) => {
+      const config = loadDatabaseConfig({ DATABASE_URL: POOLED, DATABASE_MIGRATION_URL: DIRECT, ...env });
+      expect(config.preparedStatements).toBe(preparedStatements);
     });
 
     it.each([
@@ -137,6 +168,7 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
         url: DIRECT,
         migrationUrl: owner,
         pooler: 'none',
+        preparedStatements: true,
         ...NO_REPLICAS,
         dataDir: './data',
       });
@@ -158,6 +190,16 @@ describe('loadDatabaseConfig (also the TypeORM CLI: ormconfig.ts)', () => {
         'DATABASE_MIGRATION_URL without DATABASE_URL',
         { DATABASE_MIGRATION_URL: DIRECT },
         'DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has no server)',
+      ],
+      [
+        'DATABASE_PREPARED_STATEMENTS without DATABASE_URL',
+        { DATABASE_PREPARED_STATEMENTS: 'true' },
+        'DATABASE_PREPARED_STATEMENTS needs DATABASE_URL (the embedded database has no server)',
+      ],
+      [
+        'DATABASE_PREPARED_STATEMENTS=yes',
+        { DATABASE_URL: DIRECT, DATABASE_PREPARED_STATEMENTS: 'yes' },
+        'DATABASE_PREPARED_STATEMENTS must be "true" or "false"',
       ],
     ])('%s is refused with one line', (_name, env, message) => {
       expect(() => loadDatabaseConfig(env)).toThrow(

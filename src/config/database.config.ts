@@ -2,6 +2,7 @@ import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import {
+  BooleanString,
   emptyToUndefined,
   IntegerInRange,
   invalidConfiguration,
@@ -45,6 +46,11 @@ class DatabaseVariables extends NodeEnvVariables {
   @IsIn(DATABASE_POOLERS, { message: `DATABASE_POOLER must be one of: ${DATABASE_POOLERS.join(', ')}` })
   readonly DATABASE_POOLER?: DatabasePooler;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @BooleanString()
+  readonly DATABASE_PREPARED_STATEMENTS?: boolean;
+
   @IsString()
   @IsNotEmpty({ message: 'DATA_DIR must not be empty' })
   readonly DATA_DIR: string = './data';
@@ -56,6 +62,7 @@ export const DATABASE_VARIABLES: VariableNames<DatabaseVariables> = {
   DATABASE_URL: true,
   DATABASE_MIGRATION_URL: true,
   DATABASE_POOLER: true,
+  DATABASE_PREPARED_STATEMENTS: true,
   DATABASE_READ_URLS: true,
   DATABASE_READ_MAX_LAG_MS: true,
   DATA_DIR: true,
@@ -69,6 +76,8 @@ export interface DatabaseConfig {
   readonly migrationUrl?: string;
   /** `pgbouncer` when `url` leads to PgBouncer in transaction pooling mode (no startup parameters, no session state). */
   readonly pooler: DatabasePooler;
+  /** Whether statements go to the server as named prepared statements, parsed and planned once per connection. */
+  readonly preparedStatements: boolean;
   /** `postgres://…` of streaming replicas that list and read-one use while their replay lag is within `readMaxLagMs`. */
   readonly readUrls: readonly string[];
   /** Replay lag, in ms, past which a replica serves no reads until it catches up. */
@@ -85,6 +94,8 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
   const vars = readEnvironment(DatabaseVariables, DATABASE_VARIABLES, env);
   const pooler = vars.DATABASE_POOLER ?? 'none';
   if (vars.DATABASE_URL === undefined) {
+    if (vars.DATABASE_PREPARED_STATEMENTS !== undefined)
+      invalidConfiguration('DATABASE_PREPARED_STATEMENTS needs DATABASE_URL (the embedded database has no server)');
     if (pooler !== 'none')
       invalidConfiguration(`DATABASE_POOLER=${pooler} needs DATABASE_URL (the embedded database has no server)`);
     if (vars.DATABASE_MIGRATION_URL !== undefined)
@@ -101,6 +112,8 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv): DatabaseConfig {
     url: vars.DATABASE_URL,
     migrationUrl: vars.DATABASE_MIGRATION_URL ?? vars.DATABASE_URL,
     pooler,
+    // PgBouncer before 1.21, or without max_prepared_statements, loses them between transactions.
+    preparedStatements: vars.DATABASE_URL !== undefined && (vars.DATABASE_PREPARED_STATEMENTS ?? pooler === 'none'),
     readUrls: vars.DATABASE_READ_URLS ?? [],
     readMaxLagMs: vars.DATABASE_READ_MAX_LAG_MS,
     dataDir: vars.DATA_DIR,

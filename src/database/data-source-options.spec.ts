@@ -18,6 +18,7 @@ const config = (overrides: Partial<DatabaseConfig>): DatabaseConfig => ({
   url: DIRECT,
   migrationUrl: DIRECT,
   pooler: 'none',
+  preparedStatements: true,
   readUrls: [],
   readMaxLagMs: 1_000,
   dataDir: './data',

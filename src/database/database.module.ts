@@ -9,6 +9,7 @@ import { DatabaseConnectionError, DatabaseUrlVariable } from './database-connect
 import { ReadReplicas } from './read-replicas';
 import { runMigrationsExclusively } from './run-migrations';
 import { sessionSettingsDrift } from './session-settings';
+import { StatementRunner } from './statement-runner';
 
 /** The service's DataSource options, plus what the factory below needs beyond TypeORM's. */
 type ServiceDataSourceOptions = PostgresOptions & {
@@ -56,7 +57,7 @@ async function migrateOn(options: PostgresOptions): Promise<void> {
 
 /**
  * The TypeORM DataSource (PostgreSQL, directly or through PgBouncer, or embedded PGlite); migrates at start-up
- * ({@link runMigrationsExclusively}) on the direct session `DATABASE_MIGRATION_URL` names. Exports {@link ReadReplicas}.
+ * ({@link runMigrationsExclusively}) on the direct session `DATABASE_MIGRATION_URL` names. Exports {@link ReadReplicas} and {@link StatementRunner}.
  */
 @Module({
   imports: [
@@ -94,7 +95,7 @@ async function migrateOn(options: PostgresOptions): Promise<void> {
       },
     }),
   ],
-  providers: [ReadReplicas],
-  exports: [ReadReplicas],
+  providers: [ReadReplicas, StatementRunner],
+  exports: [ReadReplicas, StatementRunner],
 })
 export class DatabaseModule {}

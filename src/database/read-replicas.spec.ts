@@ -7,13 +7,23 @@ const PRIMARY_URL = 'postgres://primary/blogs';
 const REPLICA_URL = 'postgres://replica/blogs';
 const LATE_URL = 'postgres://late-replica/blogs';
 
-/** A pg client of one server: its name is what the fake runners answer. */
+/** A pg client of one server: its queries answer the server's name ({@link serve}). */
 interface FakeClient {
   readonly server: string;
   release(): void;
+  query(): Promise<string>;
+  on(): void;
+  removeListener(): void;
 }
 
-const client = (server: string): FakeClient => ({ server, release: jest.fn() });
+let serve: jest.Mock<Promise<string>, [string]>;
+const client = (server: string): FakeClient => ({
+  server,
+  release: jest.fn(),
+  query: () => serve(server),
+  on: jest.fn(),
+  removeListener: jest.fn(),
+});
 
 /** A pg pool of one replica: `connect` lends a client, `query` answers the replay position (bytes). */
 function fakePool(server: string) {
@@ -53,25 +63,8 @@ describe('ReadReplicas', () => {
       return late.answers ? Promise.resolve(late) : Promise.reject(new Error('connect ECONNREFUSED'));
     }),
   };
-  /** Runs `query` on whichever server the runner's connection leads to. */
-  const runner = (mode: 'master' | 'slave') => {
-    let connection: FakeClient | undefined;
-    return {
-      connect: async () => {
-        const obtain = mode === 'slave' ? driver.obtainSlaveConnection : driver.obtainMasterConnection;
-        [connection] = (await obtain()) as [FakeClient];
-        return connection;
-      },
-      query: async () => {
-        connection ??= (await (mode === 'slave' ? driver.obtainSlaveConnection() : driver.obtainMasterConnection()))[0];
-        return serve(connection!.server);
-      },
-      release: jest.fn(),
-    };
-  };
-  let serve: jest.Mock<Promise<string>, [string]>;
-  const dataSource = { driver, createQueryRunner: jest.fn(runner) };
-  const read = () => replicas.read((queryRunner) => queryRunner.query('SELECT 1') as Promise<string>);
+  const dataSource = { driver };
+  const read = () => replicas.read((connection) => connection.query('SELECT 1') as unknown as Promise<string>);
 
   beforeEach(async () => {
     jest.useFakeTimers({ now: 0 });

@@ -9,10 +9,11 @@ import {
 import { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient } from 'pg';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { databaseConfig } from '../config/database.config';
 import { isDatabaseUnavailableError } from './database-errors';
+import { Connection, lease, onConnection, Release } from './pooled-connection';
 
 /** How a replica stands, as `/health/ready` shows it: whether it answers, its replay lag (ms) and whether it serves reads. */
 export interface ReplicaHealth {
@@ -47,9 +48,6 @@ const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::t
 const RECOVERY_CONFLICT = '40001';
 /** Timeouts are not retried on the primary: the statement may be what is slow. */
 const TIMEOUT = /^57014 |Query read timeout/;
-
-/** How TypeORM hands a pooled connection back: with an error when it is broken. */
-type Release = (error?: Error | boolean) => void;
 
 type DriverPool = (options: PostgresDriver['options'], credentials: { url: string }) => Promise<Pool>;
 
@@ -117,31 +115,21 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy, On
   }
 
   /**
-   * Runs `work` on a replica that serves, or on the primary when none does; when the replica fails under it
-   * (connection lost, conflict with recovery), runs it again on the primary.
+   * Runs `work` on a connection of a replica that serves, or of the primary when none does; when the replica fails
+   * under it (connection lost, conflict with recovery), runs it again on the primary.
    */
-  async read<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    const runner = this.dataSource.createQueryRunner('slave');
+  async read<T>(work: (connection: Connection) => Promise<T>): Promise<T> {
+    const driver = this.dataSource.driver as PostgresDriver;
     let replica: Replica | undefined;
     try {
-      replica = this.clients.get((await runner.connect()) as PoolClient);
-      return await work(runner);
+      return await onConnection(lease(driver, 'slave'), (connection) => {
+        replica = this.clients.get(connection as PoolClient);
+        return work(connection);
+      });
     } catch (error) {
       if (replica === undefined || !this.isReplicaFault(replica, error)) throw error;
-    } finally {
-      await runner.release();
     }
-    const primary = this.dataSource.createQueryRunner('master');
-    try {
-      return await work(primary);
-    } finally {
-      await primary.release();
-    }
-  }
-
-  /** One SQL statement through {@link read}: its rows (`$1`… bound to `parameters`). */
-  query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T> {
-    return this.read((runner) => runner.query(sql, [...parameters]) as Promise<T>);
+    return onConnection(lease(driver, 'master'), work);
   }
 
   /** Each replica's {@link ReplicaHealth}, keyed `database_replica_<n>`. */

@@ -7,6 +7,7 @@ import { BlogsRepository } from '../../src/blogs/blogs.repository';
 import { databaseConfig, loadDatabaseConfig } from '../../src/config/database.config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ReadReplicas } from '../../src/database/read-replicas';
+import { StatementRunner } from '../../src/database/statement-runner';
 import type { TestDatabase } from './test-database';
 
 /**
@@ -25,6 +26,6 @@ export function compileRepositoryModule(database: TestDatabase, logger?: Logger)
       }),
       TypeOrmModule.forFeature([Blog, BlogCount]),
     ],
-    providers: [BlogsRepository, ReadReplicas, { provide: databaseConfig.KEY, useValue: config }],
+    providers: [BlogsRepository, ReadReplicas, StatementRunner, { provide: databaseConfig.KEY, useValue: config }],
   }).compile();
 }
