@@ -98,7 +98,13 @@ const TOPOLOGIES = ['direct', 'pgbouncer', 'replica'];
 const PGBOUNCER_POOL_SIZE = 20;
 const JWT_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
+// `--node-options --flag…`: parseArgs takes a value that starts with `-` only in the `--name=value` form.
+const args = process.argv
+  .slice(2)
+  .map((arg, i, all) => (all[i - 1] === '--node-options' ? `--node-options=${arg}` : arg))
+  .filter((arg, i, all) => !(arg === '--node-options' && all[i + 1]?.startsWith('--node-options=')));
 const { values: options } = parseArgs({
+  args,
   options: {
     rows: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '10' },
