@@ -4,7 +4,10 @@
 //
 // Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
 //        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
-//        deleteIds: [first, last] }
+//        deleteIds: [first, last], stormReadConnections, stormReadRate: number,
+//        amount?: number (that many requests on one connection instead of `duration`: a probe) }
+// search-storm runs two loads at once, search-common on `connections` and read-one on
+// `stormReadConnections` at `stormReadRate` req/s in all; the read-one figures are under `companion`.
 import autocannon from 'autocannon';
 
 const job = JSON.parse(process.argv[2]);
@@ -69,18 +72,15 @@ const requests = {
   },
 };
 
-const pick = requests[scenario];
-if (!pick) throw new Error(`unknown scenario ${scenario}`);
-
-const result = await autocannon({
-  url: job.url,
-  connections: job.connections,
-  duration: job.duration,
-  requests: [{ setupRequest: (request) => ({ ...request, headers: {}, body: undefined, ...pick() }) }],
-});
-
-process.stdout.write(
-  `${JSON.stringify({
+/** One autocannon run of `pick`'s requests, summed up. */
+async function load(pick, connections, extra = {}) {
+  const result = await autocannon({
+    url: job.url,
+    ...(job.amount ? { amount: job.amount, connections: 1 } : { duration: job.duration, connections }),
+    requests: [{ setupRequest: (request) => ({ ...request, headers: {}, body: undefined, ...pick() }) }],
+    ...extra,
+  });
+  return {
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
@@ -90,5 +90,18 @@ process.stdout.write(
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: result.statusCodeStats,
-  })}\n`,
-);
+  };
+}
+
+let figures;
+if (scenario === 'search-storm') {
+  const [search, readOne] = await Promise.all([
+    load(requests['search-common'], job.connections),
+    load(requests['read-one'], job.stormReadConnections, { overallRate: job.stormReadRate }),
+  ]);
+  figures = { ...search, companion: readOne };
+} else {
+  if (!requests[scenario]) throw new Error(`unknown scenario ${scenario}`);
+  figures = await load(requests[scenario], job.connections);
+}
+process.stdout.write(`${JSON.stringify(figures)}\n`);
