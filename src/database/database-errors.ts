@@ -13,7 +13,7 @@ const NETWORK_ERROR_CODES = new Set([
 ]);
 
 /** SQLSTATEs that mean "not available now, retry" (docs/reliability.md, "How database faults become 503s"). */
-const UNAVAILABLE_SQLSTATE = /^(08...|53300|57014|57P0[123])$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|53000|53300|57014|57P0[123])$/;
 
 // node-postgres sets no code on these.
 const DRIVER_MESSAGES =

@@ -2,7 +2,8 @@ import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { databaseConfig } from '../config/database.config';
 import { ReadReplicas } from './read-replicas';
-import { PreparedStatement, StatementRunner } from './statement-runner';
+import { isDatabaseUnavailableError } from './database-errors';
+import { PreparedStatement, SLOW_LANE, SlowLaneBusyError, StatementRunner } from './statement-runner';
 
 const FIND: PreparedStatement = { name: 'things.find', text: 'SELECT * FROM things WHERE id = $1' };
 
@@ -18,7 +19,11 @@ describe('StatementRunner', () => {
   let release: jest.Mock;
   let logQuery: jest.Mock;
 
+  /** Replica reads that answer only when told to, in the order they started. */
+  let pending: (() => void)[];
+
   async function runner(preparedStatements: boolean): Promise<StatementRunner> {
+    pending = [];
     primary = connection('primary');
     replica = connection('replica');
     release = jest.fn();
@@ -68,5 +73,59 @@ describe('StatementRunner', () => {
     primary.query.mockResolvedValueOnce(raw as never);
 
     await expect(sql.onPrimary(FIND, [1])).resolves.toMatchObject({ rowCount });
+  });
+
+  describe('the slow lane', () => {
+    const heldRead = () => (work: (c: unknown) => unknown) =>
+      new Promise((resolve) => pending.push(() => resolve(work(replica))));
+
+    it(`runs at most ${SLOW_LANE.connections} slow reads at once, the others in arrival order, and never holds up a fast one`, async () => {
+      const sql = await runner(true);
+      const replicas = { read: jest.fn(heldRead()) };
+      Object.assign(sql, { replicas });
+      const finished: number[] = [];
+
+      const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+      const slow = [1, 2, 3, 4].map((n) => sql.onReplica(FIND, [n], 'slow').then(() => finished.push(n)));
+      await flush();
+      expect(replicas.read).toHaveBeenCalledTimes(SLOW_LANE.connections);
+
+      const fast = sql.onReplica(FIND, [5]);
+      expect(replicas.read).toHaveBeenCalledTimes(SLOW_LANE.connections + 1);
+      pending.pop()!();
+      await fast;
+
+      pending.shift()!();
+      await flush();
+      expect(finished).toEqual([1]);
+      expect(replicas.read).toHaveBeenCalledTimes(SLOW_LANE.connections + 2);
+
+      for (let turn = 0; turn < 3; turn += 1) {
+        pending.shift()!();
+        await flush();
+      }
+      await Promise.all(slow);
+      expect(finished).toEqual([1, 2, 3, 4]);
+    });
+
+    it(`answers a read that waited ${SLOW_LANE.maxWaitMs} ms for its turn with a 503-class error`, async () => {
+      jest.useFakeTimers();
+      try {
+        const sql = await runner(true);
+        Object.assign(sql, { replicas: { read: jest.fn(heldRead()) } });
+        for (let n = 0; n < SLOW_LANE.connections; n += 1) void sql.onReplica(FIND, [n], 'slow');
+        const late = sql.onReplica(FIND, [9], 'slow');
+        const outcome = late.catch((error: unknown) => error);
+
+        await jest.advanceTimersByTimeAsync(SLOW_LANE.maxWaitMs);
+
+        const error = await outcome;
+        expect(error).toBeInstanceOf(SlowLaneBusyError);
+        expect(isDatabaseUnavailableError(error)).toBe(true);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
   });
 });
