@@ -1,6 +1,7 @@
 import { VersioningType } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { RequestHandler } from 'express';
 import type { NestApplicationOptions } from '@nestjs/common';
 import compression from 'compression';
 import helmet from 'helmet';
@@ -66,7 +67,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
       maxAge: 600,
     });
   }
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
+  app.use(compressionWhenAccepted());
   app.disable('x-powered-by');
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
@@ -78,6 +79,20 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
   serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;
+}
+
+/**
+ * `compression` for the requests that send `Accept-Encoding`: it wraps every response's `write` and `end` and
+ * negotiates at its first byte, which a client that accepts no encoding pays for nothing (docs/performance.md). The
+ * others get `Vary: Accept-Encoding` all the same (RFC 9110 §12.5.5), as their answer depends on the header.
+ */
+export function compressionWhenAccepted(): RequestHandler {
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
+  return (request, response, next) => {
+    if (request.headers['accept-encoding'] !== undefined) return compress(request, response, next);
+    response.vary('Accept-Encoding');
+    next();
+  };
 }
 
 /** Sets {@link SERVER_TIMEOUTS} on the application's HTTP server. */

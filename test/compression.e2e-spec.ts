@@ -57,6 +57,8 @@ describe('response compression (Accept-Encoding)', () => {
     const reply = await fetchRaw(`${BLOGS}?limit=100`);
 
     expect(reply.encoding).toBeUndefined();
+    // The answer depends on Accept-Encoding all the same (RFC 9110 §12.5.5).
+    expect(reply.vary).toMatch(/Accept-Encoding/i);
     expect((JSON.parse(reply.body.toString('utf8')) as { data: unknown[] }).data).toHaveLength(6);
   });
 
