@@ -55,6 +55,14 @@ describe('OpenAPI document and the responses it describes', () => {
         expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
       });
 
+      it('tells how to get a token for Authorize', () => {
+        const { description } = (contract.document as unknown as { info: { description: string } }).info;
+
+        expect(description).toContain('**Authorize**');
+        expect(description).toContain('npm run -s token -- --sub alice');
+        expect(description).toContain('logs at start-up');
+      });
+
       it('closes every request body schema (additionalProperties: false), as the server refuses unknown fields', () => {
         const bodies = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
           Object.entries(ops).flatMap(([method, op]) =>
