@@ -52,6 +52,7 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8" \
     PORT=3000 \
+    HOST=0.0.0.0 \
     DATA_DIR=/app/data
 WORKDIR /app
 

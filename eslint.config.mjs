@@ -9,7 +9,9 @@ const unusedVars = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_',
 
 export default tseslint.config(
   // The typed client's schema is generated (npm run client:generate); `client:check` type-checks it.
-  { ignores: ['dist/', 'coverage/', 'data/', 'node_modules/', '.jest-results/', 'clients/typescript/src/schema.d.ts'] },
+  {
+    ignores: ['**/dist/', 'coverage/', 'data/', 'node_modules/', '.jest-results/', 'clients/typescript/src/schema.ts'],
+  },
   eslint.configs.recommended,
   {
     files: ['**/*.{js,mjs,cjs}'],

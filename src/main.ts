@@ -1,3 +1,4 @@
+import './lifecycle/require-supported-node';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
@@ -9,12 +10,18 @@ import { APP_OPTIONS, setupApp } from './app.setup';
 import { ConfigType } from '@nestjs/config';
 import { databaseConfig } from './config/database.config';
 import { ConfigValidationError } from './config/environment';
-import { httpConfig } from './config/http.config';
+import { httpConfig, loadHttpConfig } from './config/http.config';
 import { DatabaseConnectionError } from './database/database-connection.error';
 import { DataDirInUseError } from './database/embedded-driver';
+import { withoutRoutesResolver } from './logging/without-routes-resolver';
 import { enableGracefulShutdown } from './lifecycle/graceful-shutdown';
+import { assertCanListen, formatAddress, ListenError, listenError } from './lifecycle/listening-socket';
 
 async function bootstrap(): Promise<void> {
+  // The address first: a port taken or not permitted, a host not of this machine ends start-up with one line before
+  // the database is touched (and, should another process take the port meanwhile, app.listen() below does the same).
+  const { host, port: configuredPort } = loadHttpConfig(process.env);
+  await assertCanListen(host, configuredPort);
   // Start-up logs are buffered until the application is built, so that a bad configuration ends
   // with the one line of its ConfigValidationError instead of Nest's stack trace.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
@@ -23,23 +30,25 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
     autoFlushLogs: false,
   });
-  app.useLogger(app.get(PinoNestLogger));
+  app.useLogger(withoutRoutesResolver(app.get(PinoNestLogger)));
   app.flushLogs();
   setupApp(app);
   const config = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
   const database = app.get<ConfigType<typeof databaseConfig>>(databaseConfig.KEY);
-  await app.listen(config.port);
+  await app.listen(configuredPort, host).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, host, configuredPort);
+  });
   // SIGTERM / SIGINT: drain the requests in flight, close the pool, exit 0 (instead of
   // enableShutdownHooks(), which re-raises the signal and leaves keep-alive connections open).
   enableGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, logger: new Logger() });
   const { port } = app.getHttpServer().address() as AddressInfo;
   const store = database.url ? 'PostgreSQL' : `embedded PGlite in ${database.dataDir}`;
-  Logger.log(`Listening on port ${port} (${store})`, 'Bootstrap');
+  Logger.log(`Listening on http://${formatAddress(host, port)} (${store})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {
   // Operator mistakes end with their one-line message; anything else is a bug and gets its stack.
-  const operatorErrors = [ConfigValidationError, DataDirInUseError, DatabaseConnectionError];
+  const operatorErrors = [ConfigValidationError, ListenError, DataDirInUseError, DatabaseConnectionError];
   if (error instanceof Error && operatorErrors.some((kind) => error instanceof kind)) {
     process.stderr.write(`${error.message}\n`);
   } else {

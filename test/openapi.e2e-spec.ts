@@ -55,6 +55,32 @@ describe('OpenAPI document and the responses it describes', () => {
         expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
       });
 
+      it('tells how to get a token for Authorize', () => {
+        const { description } = (contract.document as unknown as { info: { description: string } }).info;
+
+        expect(description).toContain('**Authorize**');
+        expect(description).toContain('npm run -s token -- --sub alice');
+        expect(description).toContain('logs at start-up');
+      });
+
+      it('closes every request body schema (additionalProperties: false), as the server refuses unknown fields', () => {
+        const bodies = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
+          Object.entries(ops).flatMap(([method, op]) =>
+            Object.entries(op.requestBody?.content ?? {}).map(([media, { schema }]) => {
+              const ref = (schema as { $ref?: string } | undefined)?.$ref ?? '';
+              const target = contract.document.components?.schemas?.[ref.replace('#/components/schemas/', '')];
+              return [
+                `${method} ${path} ${media}`,
+                (target as { additionalProperties?: unknown })?.additionalProperties,
+              ];
+            }),
+          ),
+        );
+
+        expect(bodies.length).toBeGreaterThanOrEqual(4);
+        expect(bodies).toEqual(bodies.map(([operation]) => [operation, false]));
+      });
+
       it.each([
         ['post', COLLECTION, ['token (401)', 'content type (415)', 'body (400)'], ['id (400)', '(404)', '(403)']],
         ['put', ITEM, ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)'], []],

@@ -60,6 +60,14 @@ describe("the README's curl walk-through", () => {
     expect(output).toContain('"statusCode":403');
   });
 
+  it("shows the list answer's every field in its comment", async () => {
+    const comment = /^curl -s "\$BLOGS\?limit=10&offset=0" +# (.*)$/m.exec(walkthroughBlocks().join('\n'))?.[1] ?? '';
+    const answer = await t.http.get(`${BLOGS}?limit=10&offset=0`).expect(200);
+
+    expect(Object.keys(answer.body as object).filter((key) => !comment.includes(`"${key}":`))).toEqual([]);
+    expect(comment).not.toBe('');
+  });
+
   it('searches, then follows a cursor to the next page', () => {
     const id = Number(output.split('\n')[0]);
     expect(output).toContain(

@@ -120,20 +120,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** One HTTP request to the spawned service on 127.0.0.1. */
+/** One HTTP request to the spawned service on `host` (127.0.0.1 unless given). */
 function httpCall(
   port: number,
   method: string,
   path: string,
   body?: object,
   authorization?: string,
+  host = '127.0.0.1',
 ): Promise<{ status?: number; text: string }> {
   return new Promise((resolveCall, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = {};
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
     if (authorization !== undefined) headers.Authorization = authorization;
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, timeout: 5_000 }, (res) => {
+    const req = httpRequest({ host, port, method, path, headers, timeout: 5_000 }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => resolveCall({ status: res.statusCode, text }));
@@ -240,6 +241,89 @@ describe('start-up with a bad configuration', () => {
     expect(exit.stdout).toBe('');
   });
 
+  it('a port in use: start-up stops with one line naming PORT and the address, before the database is set up', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolveListen) => taken.listen(0, '127.0.0.1', () => resolveListen()));
+    const { port } = taken.address() as AddressInfo;
+    const dataDir = join(scratchDir(), 'data');
+    try {
+      const exit = await runService({ ...valid(), PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      expect(nonEmptyLines(exit.stderr)).toEqual([
+        `Cannot listen on 127.0.0.1:${port} (HOST=127.0.0.1, PORT=${port}): EADDRINUSE, another process listens there: ` +
+          'set PORT to a free port, or stop that process',
+      ]);
+      expect(exit.stdout).toBe('');
+      expect(existsSync(dataDir)).toBe(false); // no embedded database was made
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('HOST=192.0.2.1 (not an address of this machine): one line naming HOST and the address', async () => {
+    const exit = await runService({ ...valid(), HOST: '192.0.2.1' });
+
+    expect(exit.code).not.toBe(0);
+    expect(nonEmptyLines(exit.stderr)).toEqual([
+      expect.stringMatching(
+        /^Cannot listen on 192\.0\.2\.1:0 \(HOST=192\.0\.2\.1, PORT=0\): EADDRNOTAVAIL, .*check HOST$/,
+      ),
+    ]);
+    expect(exit.stdout).toBe('');
+  });
+
+  it.each([
+    { label: 'unset', host: undefined, serves: '127.0.0.1', refuses: '127.0.0.2' },
+    { label: '127.0.0.2', host: '127.0.0.2', serves: '127.0.0.2', refuses: '127.0.0.1' },
+  ])(
+    'development, HOST $label: listens on $serves only, logs that address and a token without the admin scope',
+    async ({ host, serves, refuses }) => {
+      const port = await freePort();
+      const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
+        cwd: scratchDir(),
+        env: childEnvironment({
+          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+          NODE_ENV: 'development',
+          HOST: host,
+          PORT: String(port),
+          DATA_DIR: scratchDir(),
+        }),
+      });
+      const output = collectOutput(child);
+      try {
+        let live: number | undefined;
+        for (let tries = 0; tries < 360 && live !== 200 && child.exitCode === null; tries += 1) {
+          live = (await httpCall(port, 'GET', '/health/live', undefined, undefined, serves).catch(() => undefined))
+            ?.status;
+          if (live !== 200) await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+        }
+        expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
+        await expect(httpCall(port, 'GET', '/health/live', undefined, undefined, refuses)).rejects.toThrow(
+          /ECONNREFUSED/,
+        );
+        expect(output()).toContain(`Listening on http://${serves}:${port}`);
+        expect(output()).not.toContain('/api/health'); // the health routes are served at /health/*
+
+        const token = /\beyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(output())?.[0] ?? '';
+        expect(decodePart(token, 1)).toEqual({ sub: 'dev', iat: expect.any(Number), exp: expect.any(Number) });
+        const created = await httpCall(
+          port,
+          'POST',
+          '/api/v1/blogs',
+          { title: 't', content: 'c', author: 'a' },
+          `Bearer ${token}`,
+          serves,
+        );
+        expect(created.status).toBe(201);
+      } finally {
+        killGroup(child, 'SIGTERM');
+      }
+    },
+    150_000,
+  );
+
   it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
     const port = await freePort();
     const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
@@ -318,7 +402,8 @@ describe('npm run start:prod (the built service, production mode)', () => {
 
   it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
     const port = await freePort();
-    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+    const dataDir = scratchDir();
+    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
@@ -336,7 +421,10 @@ describe('npm run start:prod (the built service, production mode)', () => {
         await new Promise((r) => setTimeout(r, 50));
       const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(records).toContainEqual(
-        expect.objectContaining({ context: 'Bootstrap', msg: expect.stringMatching(/^Listening on port \d+/) }),
+        expect.objectContaining({
+          context: 'Bootstrap',
+          msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
+        }),
       );
       expect(records).toContainEqual(
         expect.objectContaining({
@@ -350,6 +438,29 @@ describe('npm run start:prod (the built service, production mode)', () => {
       killGroup(child, 'SIGTERM');
     }
   }, 150_000);
+});
+
+describe('npm start, stopped as the README says (`npm start &`, then `kill $!`)', () => {
+  it('one SIGTERM to npm stops the server too: the port is free once npm has exited', async () => {
+    const port = await freePort();
+    const child = start('npm', ['start'], {
+      cwd: ROOT,
+      env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
+    });
+    const output = collectOutput(child);
+    const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+    try {
+      const live = await waitUntilLive(child, port);
+      expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
+
+      child.kill('SIGTERM'); // npm alone, as `kill $!` does
+      await exited;
+
+      await expect(httpCall(port, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      killGroup(child, 'SIGKILL');
+    }
+  }, 180_000);
 });
 
 describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { authConfig } from '../config/auth.config';
-import { BLOGS_ADMIN_SCOPE } from './principal';
 import { mintToken } from './token-minter';
 
-/** Subject and lifetime of the token logged when the service runs with a generated secret. */
-export const DEV_TOKEN = { sub: 'dev', scope: BLOGS_ADMIN_SCOPE, ttl: '12h' } as const;
+/** Subject and lifetime of the token logged when the service runs with a generated secret: an ordinary user, no scope. */
+export const DEV_TOKEN = { sub: 'dev', ttl: '12h' } as const;
 
 /** Logs a ready-to-use token when the secret was generated (no one else can mint for it). */
 @Injectable()
@@ -20,7 +19,8 @@ export class DevTokenAnnouncer implements OnApplicationBootstrap {
     const token = mintToken({ ...this.config.jwt, secret }, DEV_TOKEN);
     this.logger.warn(
       `JWT_SECRET is not set: using a random secret for this process. ` +
-        `Development token (sub=${DEV_TOKEN.sub}, scope=${DEV_TOKEN.scope}, valid ${DEV_TOKEN.ttl}):\n${token}`,
+        `Development token (sub=${DEV_TOKEN.sub}, no scope, valid ${DEV_TOKEN.ttl}; for others, set JWT_SECRET and run ` +
+        `\`npm run token -- --sub <name> [--scope blogs:admin]\`):\n${token}`,
     );
   }
 }

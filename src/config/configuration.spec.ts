@@ -32,6 +32,7 @@ describe('loadConfiguration', () => {
     expect(config).toEqual({
       http: {
         port: 8080,
+        host: '127.0.0.1',
         trustProxy: 1,
         corsOrigins: ['https://app.example', 'http://localhost:5173'],
         shutdownTimeoutMs: 2500,
@@ -100,6 +101,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'DATABASE_READ_URLS',
       'DATABASE_URL',
       'DATA_DIR',
+      'HOST',
       'JWT_ALGORITHMS',
       'JWT_AUDIENCE',
       'JWT_ISSUER',

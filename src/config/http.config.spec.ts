@@ -11,8 +11,14 @@ function expectRejected(load: () => unknown, variable: string): void {
 }
 
 describe('loadHttpConfig', () => {
-  it('defaults: port 3000, TRUST_PROXY off, CORS closed, 10 s drain', () => {
-    expect(loadHttpConfig({})).toEqual({ port: 3000, trustProxy: false, corsOrigins: [], shutdownTimeoutMs: 10_000 });
+  it('defaults: port 3000 of 127.0.0.1 only, TRUST_PROXY off, CORS closed, 10 s drain', () => {
+    expect(loadHttpConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      trustProxy: false,
+      corsOrigins: [],
+      shutdownTimeoutMs: 10_000,
+    });
     expect(loadHttpConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
   });
 
@@ -20,12 +26,14 @@ describe('loadHttpConfig', () => {
     expect(
       loadHttpConfig({
         PORT: '8080',
+        HOST: '0.0.0.0',
         TRUST_PROXY: '1',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         SHUTDOWN_TIMEOUT_MS: '2500',
       }),
     ).toEqual({
       port: 8080,
+      host: '0.0.0.0',
       trustProxy: 1,
       corsOrigins: ['https://app.example', 'http://localhost:5173'],
       shutdownTimeoutMs: 2500,
@@ -53,6 +61,10 @@ describe('loadHttpConfig', () => {
     expect(variable === 'PORT' ? config.port : config.shutdownTimeoutMs).toBe(expected);
   });
 
+  it.each(['0.0.0.0', '::', '::1', '192.168.1.20', 'localhost', 'blog.internal'])('accepts HOST=%s', (host) => {
+    expect(loadHttpConfig({ HOST: host }).host).toBe(host);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -60,6 +72,10 @@ describe('loadHttpConfig', () => {
     ['PORT', '-1'],
     ['PORT', '1.5'],
     ['PORT', '080'],
+    ['HOST', ''],
+    ['HOST', 'http://0.0.0.0'],
+    ['HOST', '0.0.0.0:3000'],
+    ['HOST', 'my host'],
     ['SHUTDOWN_TIMEOUT_MS', '600001'],
     ['SHUTDOWN_TIMEOUT_MS', '-1'],
     ['SHUTDOWN_TIMEOUT_MS', '10s'],
@@ -78,6 +94,7 @@ describe('loadHttpConfig', () => {
 
   it.each([
     ['PORT', 'PORT must be an integer between 0 and 65535'],
+    ['HOST', 'HOST must be an IP address or a host name, such as 127.0.0.1, 0.0.0.0, :: or localhost'],
     ['SHUTDOWN_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS must be an integer number of milliseconds between 0 and 600000'],
     [
       'TRUST_PROXY',

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsString, Matches } from 'class-validator';
@@ -5,12 +6,25 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS, MAX_SHUTDOWN_TIMEOUT_MS } from '../lifecyc
 import { IntegerInRange, readEnvironment, toList, VariableNames } from './environment';
 import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
+/** Where the service listens unless `HOST` says otherwise: this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 /** A browser origin as the `Origin` header carries it: scheme, host and optional port, no path. */
 const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
+
+/** A DNS host name: labels of letters, digits and inner hyphens, separated by dots. */
+const HOST_NAME =
+  /^(?=.{1,253}$)[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?)*$/;
 
 class HttpVariables {
   @IntegerInRange(0, 65535)
   readonly PORT: number = 3000;
+
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && (isIP(value) !== 0 || HOST_NAME.test(value)) ? value : null,
+  )
+  @IsDefined({ message: 'HOST must be an IP address or a host name, such as 127.0.0.1, 0.0.0.0, :: or localhost' })
+  readonly HOST: string = DEFAULT_HOST;
 
   @Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' ? (parseTrustProxy(value.trim()) ?? null) : value,
@@ -36,6 +50,7 @@ class HttpVariables {
 /** Variables of the `http` namespace. */
 export const HTTP_VARIABLES: VariableNames<HttpVariables> = {
   PORT: true,
+  HOST: true,
   TRUST_PROXY: true,
   CORS_ORIGINS: true,
   SHUTDOWN_TIMEOUT_MS: true,
@@ -44,6 +59,8 @@ export const HTTP_VARIABLES: VariableNames<HttpVariables> = {
 /** The HTTP server: where it listens, whom it trusts, which browsers may call it, how it stops. */
 export interface HttpConfig {
   readonly port: number;
+  /** The address the server listens on (`HOST`): `127.0.0.1` unless set; `0.0.0.0` or `::` for every interface. */
+  readonly host: string;
   /** Whose `X-Forwarded-For` is believed for the client address. */
   readonly trustProxy: TrustProxy;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
@@ -57,6 +74,7 @@ export function loadHttpConfig(env: NodeJS.ProcessEnv): HttpConfig {
   const vars = readEnvironment(HttpVariables, HTTP_VARIABLES, env);
   return {
     port: vars.PORT,
+    host: vars.HOST,
     trustProxy: vars.TRUST_PROXY,
     corsOrigins: vars.CORS_ORIGINS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,

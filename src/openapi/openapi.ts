@@ -8,16 +8,8 @@ export const OPENAPI_JSON_PATH = '/api/docs-json';
 /** Name of the bearer security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
 
-/** Schemas that describe a whole JSON object: a field not listed is an error (request) or never sent (response). */
-const CLOSED_SCHEMAS = [
-  'CreateBlogDto',
-  'UpdateBlogDto',
-  'PatchBlogDto',
-  'BlogResponse',
-  'BlogListItem',
-  'BlogListResponse',
-  'ErrorResponse',
-];
+/** Response schemas that describe a whole JSON object: a field not listed is never sent. */
+const CLOSED_RESPONSE_SCHEMAS = ['BlogResponse', 'BlogListItem', 'BlogListResponse', 'ErrorResponse'];
 
 /** Request schemas of partial updates: `{}` is an error. */
 const NON_EMPTY_SCHEMAS = ['PatchBlogDto'];
@@ -30,7 +22,12 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       'List, read, create, update and delete blog entries over JSON/HTTP. Writes need a bearer token (JWT, HS256); ' +
         'reads need one only when the service runs with `READS_REQUIRE_AUTH=true`. ' +
         '`/api/blogs…` and `/v1/blogs…` are aliases of the `/api/v1/blogs…` paths documented here. ' +
-        'Every error answers `{statusCode, error, message}`.',
+        'Every error answers `{statusCode, error, message}`.\n\n' +
+        'To try the writes here, press **Authorize** and paste a token (without `Bearer `): the one a development ' +
+        "service logs at start-up when `JWT_SECRET` is not set, or, with the service's `JWT_SECRET` in the " +
+        'environment, one from `npm run -s token -- --sub alice` (add `--scope blogs:admin` to change any blog). ' +
+        'List and read need none unless the service runs with `READS_REQUIRE_AUTH=true`: their padlock only means ' +
+        'that the token is sent once given.',
     )
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://spdx.org/licenses/')
@@ -46,8 +43,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  // @ApiProperty cannot say "no other properties" or "not empty", which the pipes and the response mappers hold.
-  for (const name of CLOSED_SCHEMAS) {
+  // @ApiProperty cannot say "no other properties" or "not empty", which the pipes and the response mappers hold:
+  // every request body is closed (the pipes answer 400 to an unknown field), and so are the responses listed.
+  for (const name of [...requestBodySchemas(document), ...CLOSED_RESPONSE_SCHEMAS]) {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
   }
@@ -56,6 +54,22 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (schema && !('$ref' in schema)) schema.minProperties = 1;
   }
   return document;
+}
+
+/** Names of the component schemas that some operation's request body refers to (`#/components/schemas/<name>`). */
+function requestBodySchemas(document: OpenAPIObject): Set<string> {
+  const names = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.post, item.put, item.patch, item.delete, item.get]) {
+      const body = operation?.requestBody;
+      if (body === undefined || '$ref' in body) continue;
+      for (const media of Object.values(body.content)) {
+        const ref = media.schema && '$ref' in media.schema ? media.schema.$ref : undefined;
+        if (ref?.startsWith('#/components/schemas/')) names.add(ref.slice('#/components/schemas/'.length));
+      }
+    }
+  }
+  return names;
 }
 
 /** Serves Swagger UI at {@link OPENAPI_UI_PATH} and the JSON at {@link OPENAPI_JSON_PATH}, outside Nest's guards. */

@@ -47,11 +47,12 @@ describe('Dockerfile', () => {
     expect(inLastStage('RUN').some((a) => a.includes('npm ci'))).toBe(false);
   });
 
-  it('runs as a non-root user with NODE_ENV=production', () => {
+  it('runs as a non-root user with NODE_ENV=production, listening on every interface (HOST=0.0.0.0)', () => {
     const user = inLastStage('USER').pop();
     expect(user).toBeDefined();
     expect(['root', '0']).not.toContain(user);
     expect(inLastStage('ENV').join(' ')).toMatch(/NODE_ENV=production/);
+    expect(inLastStage('ENV').join(' ')).toMatch(/\bHOST=0\.0\.0\.0\b/); // reachable through the published port
   });
 
   it('has a HEALTHCHECK on /health/live through node (no curl in slim images) and an exec-form CMD', () => {
@@ -99,7 +100,7 @@ describe('docker-compose.yml', () => {
 
   it('configures the service through environment only', () => {
     const env = compose.services.api.environment ?? {};
-    expect(env).toMatchObject({ NODE_ENV: 'production' });
+    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['DATABASE_URL', 'JWT_SECRET', 'CURSOR_SECRET', 'REDIS_URL']),
     );

@@ -107,6 +107,7 @@ describe('deploy/k8s manifests', () => {
     }
     const config = only('ConfigMap').data as Record<string, string>;
     expect(container.ports?.[0].containerPort).toBe(Number(config.PORT));
+    expect(config.HOST).toBe('0.0.0.0'); // the service's own default, 127.0.0.1, is out of the probes' reach
   });
 
   it('Deployment: resource requests and limits for CPU and memory', () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { satisfies, subset } from 'semver';
+import { isSupportedNode, SUPPORTED_NODE } from '../../src/lifecycle/supported-node';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -33,11 +34,24 @@ describe('supported Node.js versions (engines.node)', () => {
   it('no major below the lowest is admitted (Node 20 is past its end of life)', () => {
     expect(satisfies('20.99.0', pkg.engines.node)).toBe(false);
   });
+
+  it("the service's start-up check (src/lifecycle/supported-node.ts) admits exactly engines.node", () => {
+    expect(SUPPORTED_NODE).toBe(pkg.engines.node);
+    const versions = ['18.20.8', '20.19.0', '20.99.0', '22.0.0', '22.12.9', '22.13.0', '22.23.3', '23.11.0'];
+    versions.push('24.0.0', '24.10.9', '24.11.0', '24.21.0', '25.0.0', '26.1.0');
+    expect(versions.map((v) => [v, isSupportedNode(v)])).toEqual(
+      versions.map((v) => [v, satisfies(v, pkg.engines.node)]),
+    );
+  });
+
+  it('CI starts the built service under Node 20, which must refuse with one line', () => {
+    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/npx -y -p node@20 node dist\/main\.js/);
+  });
 });
 
 describe('npm start and start:prod', () => {
   it('npm start compiles only what changed: a second build of unchanged sources writes nothing', () => {
-    expect(pkg.scripts.start).toBe('tsc -b tsconfig.build.json && node dist/main.js');
+    expect(pkg.scripts.start).toBe('tsc -b tsconfig.build.json && exec node dist/main.js');
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const build = (): string =>
       execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], { cwd: ROOT, encoding: 'utf8' });

@@ -1,14 +1,51 @@
-import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import createClient, {
+  type Client,
+  type ClientOptions,
+  type FetchResponse,
+  type MaybeOptionalInit,
+  type Middleware,
+} from 'openapi-fetch';
+import type { components, paths } from './schema.js';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths } from './schema.js';
 export type Blog = components['schemas']['BlogResponse'];
 export type BlogList = components['schemas']['BlogListResponse'];
 export type CreateBlog = components['schemas']['CreateBlogDto'];
 export type UpdateBlog = components['schemas']['UpdateBlogDto'];
 export type PatchBlog = components['schemas']['PatchBlogDto'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
-export type BlogClient = Client<paths>;
+
+/** Methods that send a request body. */
+type BodyMethod = 'post' | 'put' | 'patch';
+
+/** Paths of `paths` that have operation `M`. */
+type PathsWith<M extends BodyMethod> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never;
+}[keyof paths];
+
+/** The body the operation `M` of `P` accepts. */
+type BodyOf<P extends keyof paths, M extends BodyMethod> = NonNullable<MaybeOptionalInit<paths[P], M>>['body'];
+
+/**
+ * Types each property of `Init['body']` that `Body` does not have as `never`. openapi-fetch infers its options as a
+ * type parameter, which escapes TypeScript's excess property check; the server answers 400 to an unknown field.
+ */
+type NoUnknownFields<Init, Body> = Init extends { body: infer Sent }
+  ? { body: { [K in Exclude<keyof Sent, keyof NonNullable<Body>>]: never } }
+  : unknown;
+
+/** A body-sending method of openapi-fetch whose body may hold only the fields of the operation's schema. */
+type ExactBodyMethod<M extends BodyMethod> = <P extends PathsWith<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+  url: P,
+  init: Init & NoUnknownFields<Init, BodyOf<P, M>>,
+) => Promise<FetchResponse<NonNullable<paths[P][M]>, Init, `${string}/${string}`>>;
+
+/** The openapi-fetch client of the blog service; `POST`, `PUT` and `PATCH` refuse a body field the API does not know. */
+export interface BlogClient extends Omit<Client<paths>, 'POST' | 'PUT' | 'PATCH'> {
+  POST: ExactBodyMethod<'post'>;
+  PUT: ExactBodyMethod<'put'>;
+  PATCH: ExactBodyMethod<'patch'>;
+}
 
 export interface BlogClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** A bearer token, sent on every request. */
@@ -38,5 +75,5 @@ export function createBlogClient(baseUrl: string, { token, ...options }: BlogCli
       },
     });
   }
-  return client;
+  return client as BlogClient;
 }
