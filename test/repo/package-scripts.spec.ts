@@ -62,11 +62,13 @@ describe('npm start and start:prod', () => {
     expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
   }, 180_000);
 
-  it("start:prod runs Node with the image's V8 heap bounds", () => {
+  it("start:prod and the k8s Deployment run Node with the image's V8 heap bounds", () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     const imageOptions = /^\s*NODE_OPTIONS="([^"]*)"/m.exec(dockerfile)?.[1];
+    const deployment = readFileSync(join(ROOT, 'deploy', 'k8s', 'deployment.yaml'), 'utf8');
 
-    expect(imageOptions).toMatch(/--max-old-space-size=\d+/);
+    expect(imageOptions).toMatch(/--max-old-space-size=\d+ --max-semi-space-size=\d+/);
     expect(pkg.scripts['start:prod']).toBe(`NODE_ENV=production node ${imageOptions} dist/main.js`);
+    expect(/- name: NODE_OPTIONS\s+value: '([^']*)'/.exec(deployment)?.[1]).toBe(imageOptions);
   });
 });
