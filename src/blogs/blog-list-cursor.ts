@@ -1,6 +1,6 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { cursorConfig } from '../config/cursor.config';
 import { BLOG_SORTS, BlogFilters, BlogListPosition, BlogSort, sortOrder } from './blog-list';
 
@@ -24,7 +24,12 @@ interface CursorPayload {
  */
 @Injectable()
 export class BlogListCursors {
-  constructor(@Inject(cursorConfig.KEY) private readonly config: ConfigType<typeof cursorConfig>) {}
+  /** A `KeyObject`: HMAC with a `Buffer` key builds one per call, 8× the cost of the MAC (docs/performance.md). */
+  private readonly key: KeyObject;
+
+  constructor(@Inject(cursorConfig.KEY) config: ConfigType<typeof cursorConfig>) {
+    this.key = createSecretKey(config.key);
+  }
 
   /** The cursor of the page after `position` in the list that `filters` and `sort` select. */
   encode(sort: BlogSort, filters: BlogFilters, position: BlogListPosition): string {
@@ -65,7 +70,7 @@ export class BlogListCursors {
   }
 
   private mac(text: string): string {
-    return createHmac('sha256', this.config.key).update(text).digest('base64url');
+    return createHmac('sha256', this.key).update(text).digest('base64url');
   }
 }
 
