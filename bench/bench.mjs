@@ -44,7 +44,7 @@
 // primary's figure also counts whatever else that cluster serves meanwhile.
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -861,13 +861,24 @@ function procStatusKb(pid, field) {
   }
 }
 const rssKb = (pid) => procStatusKb(pid, 'VmRSS');
-/** User + system CPU time the process has used, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+/**
+ * CPU time the process has used, in ms: the time each of its threads ran, in ns (/proc/<pid>/task/<tid>/schedstat),
+ * where the kernel keeps it; else user + system time in clock ticks of 10 ms (/proc/<pid>/stat).
+ */
 function cpuMs(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return ns / 1e6;
   } catch {
-    return 0;
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return 0;
+    }
   }
 }
 /** The kernel's high-water mark of the process's resident set since it started, in MB. */
