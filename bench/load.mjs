@@ -96,7 +96,8 @@ async function load(pick, connections, extra = {}) {
 let figures;
 if (scenario === 'search-storm') {
   const [search, readOne] = await Promise.all([
-    load(requests['search-common'], job.connections),
+    // Expensive searches queue in the service's slow lane for longer than autocannon's default 10 s timeout.
+    load(requests['search-common'], job.connections, { timeout: 60 }),
     load(requests['read-one'], job.stormReadConnections, { overallRate: job.stormReadRate }),
   ]);
   figures = { ...search, companion: readOne };
