@@ -118,6 +118,18 @@ describe('Swagger UI', () => {
     },
   );
 
+  inBrowser(`reads, whose token is optional, show no padlock; every write does${skipped}`, async () => {
+    const padlocks = Object.fromEntries(
+      await Promise.all(
+        ['listBlogs', 'getBlog', 'createBlog', 'updateBlog', 'patchBlog', 'deleteBlog'].map(
+          async (id) => [id, await page.locator(`#operations-blogs-${id} .authorization__btn`).count()] as const,
+        ),
+      ),
+    );
+
+    expect(padlocks).toEqual({ listBlogs: 0, getBlog: 0, createBlog: 1, updateBlog: 1, patchBlog: 1, deleteBlog: 1 });
+  });
+
   inBrowser(
     `Authorize with a bearer token, then createBlog answers 201 and getBlog of the new id 200${skipped}`,
     async () => {

@@ -26,8 +26,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         'To try the writes here, press **Authorize** and paste a token (without `Bearer `): the one a development ' +
         "service logs at start-up when `JWT_SECRET` is not set, or, with the service's `JWT_SECRET` in the " +
         'environment, one from `npm run -s token -- --sub alice` (add `--scope blogs:admin` to change any blog). ' +
-        'List and read need none unless the service runs with `READS_REQUIRE_AUTH=true`: their padlock only means ' +
-        'that the token is sent once given.',
+        'List and read need none unless the service runs with `READS_REQUIRE_AUTH=true`, and show no padlock; once ' +
+        'authorized, they send the token too.',
     )
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://spdx.org/licenses/')
@@ -72,11 +72,39 @@ function requestBodySchemas(document: OpenAPIObject): Set<string> {
   return names;
 }
 
+/** What {@link optionalTokenUnlocked} reads of Swagger UI's operation props (an Immutable.js map). */
+interface OperationProps {
+  get(key: 'security'): { some(test: (requirement: { size: number }) => boolean): boolean } | undefined;
+  set(key: 'security', value: undefined): OperationProps;
+}
+
+/**
+ * A Swagger UI plugin, run in the browser (Nest serialises it with `toString`): an operation whose token is optional
+ * (an empty security requirement, as reads have) shows no padlock, which Swagger UI draws only for `[{}]` alone.
+ * Once authorized, "Try it out" still sends the token.
+ */
+export function optionalTokenUnlocked(): object {
+  return {
+    wrapComponents: {
+      OperationSummary:
+        (Original: unknown, system: { React: { createElement(type: unknown, props: object): unknown } }) =>
+        (props: { operationProps: OperationProps }) => {
+          const optional = props.operationProps.get('security')?.some((requirement) => requirement.size === 0);
+          const shown = optional
+            ? { ...props, operationProps: props.operationProps.set('security', undefined) }
+            : props;
+          return system.React.createElement(Original, shown);
+        },
+    },
+  };
+}
+
 /** Serves Swagger UI at {@link OPENAPI_UI_PATH} and the JSON at {@link OPENAPI_JSON_PATH}, outside Nest's guards. */
 export function serveOpenApiDocument(app: INestApplication, document: OpenAPIObject): void {
   SwaggerModule.setup(OPENAPI_UI_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
     customSiteTitle: 'Blog service API',
+    swaggerOptions: { plugins: [optionalTokenUnlocked] },
   });
 }
