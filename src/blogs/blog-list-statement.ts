@@ -1,4 +1,4 @@
-import type { PreparedStatement } from '../database/statement-runner';
+import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -7,10 +7,11 @@ export function blogColumns(withContent: boolean): string {
   return `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", "version"`;
 }
 
-/** A list statement and the values of its parameters. */
+/** A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches. */
 export interface BoundStatement {
   readonly statement: PreparedStatement;
   readonly values: unknown[];
+  readonly lane: StatementLane;
 }
 
 type Filter = keyof BlogFilters;
@@ -48,7 +49,8 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
     entry = build(shape, given, `blogs.list.${statements.size + 1}`);
     statements.set(key, entry);
   }
-  return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)) };
+  const lane = given.length > 0 ? 'slow' : 'fast';
+  return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 
 function build(

@@ -133,10 +133,8 @@ export class BlogsRepository {
    * snapshot). The total of an unfiltered list comes from the counter.
    */
   async findList(query: BlogListQuery): Promise<BlogListPage> {
-    const { statement, values } = blogListStatement(query);
-    // Only the counter's total is O(1); a filter's is counted over its matches (docs/performance.md, "The slow lane").
-    const filtered = Object.values(query.filters).some((value) => value !== undefined);
-    const { rows } = await this.sql.onReplica<Row>(statement, values, filtered ? 'slow' : 'fast');
+    const { statement, values, lane } = blogListStatement(query);
+    const { rows } = await this.sql.onReplica<Row>(statement, values, lane);
     const total = Number(rows[0]?.total ?? 0);
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
     return { items: items.slice(0, query.limit), total, more: items.length > query.limit };
