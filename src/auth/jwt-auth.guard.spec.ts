@@ -8,6 +8,7 @@ import { BearerTokenException } from './bearer-token.exception';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
 import type { Principal } from './principal';
+import { VerifiedTokens } from './verified-tokens';
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
 const OTHER_SECRET = 'another-secret-that-is-also-32-bytes-or-more!';
@@ -88,7 +89,7 @@ async function makeGuard(
   strategy: new (...args: never[]) => JwtStrategy = JwtStrategy,
 ): Promise<JwtAuthGuard> {
   const moduleRef = await Test.createTestingModule({
-    providers: [strategy, JwtAuthGuard, Reflector, { provide: authConfig.KEY, useValue: config }],
+    providers: [strategy, JwtAuthGuard, VerifiedTokens, Reflector, { provide: authConfig.KEY, useValue: config }],
   }).compile();
   return moduleRef.get(JwtAuthGuard);
 }
@@ -407,6 +408,62 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       const forged = bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET));
       const error = await rejection(guard, contextFor(handlers.create, forged));
       expect(error.challenge).toBe('Bearer error="invalid_token"');
+    });
+  });
+
+  describe('a token verified before', () => {
+    const protectedContext = (req: FakeRequest): ExecutionContext => contextFor(handlers.create, req);
+
+    /** The guard, and how often its strategy's `validate` ran (once per signature check that passed). */
+    async function countingGuard(): Promise<{ guard: JwtAuthGuard; verifications: () => number }> {
+      const validate = jest.spyOn(JwtStrategy.prototype, 'validate');
+      return { guard: await makeGuard(makeConfig()), verifications: () => validate.mock.calls.length };
+    }
+
+    it('is not verified again, and sets the same principal', async () => {
+      const { guard, verifications } = await countingGuard();
+      const token = sign({ sub: 'alice', exp: NOW + 3600, scope: 'blogs:admin' });
+      const first = bearer(token);
+      const second = bearer(token);
+
+      await expect(Promise.resolve(guard.canActivate(protectedContext(first)))).resolves.toBe(true);
+      await expect(Promise.resolve(guard.canActivate(protectedContext(second)))).resolves.toBe(true);
+      expect(verifications()).toBe(1);
+      expect(second.user).toEqual({ sub: 'alice', scopes: ['blogs:admin'] });
+    });
+
+    it('is verified again a minute after its verification', async () => {
+      const { guard, verifications } = await countingGuard();
+      const token = sign({ sub: 'alice', exp: NOW + 3600 });
+      await guard.canActivate(protectedContext(bearer(token)));
+
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 59_999);
+      await guard.canActivate(protectedContext(bearer(token)));
+      expect(verifications()).toBe(1);
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
+      await guard.canActivate(protectedContext(bearer(token)));
+      expect(verifications()).toBe(2);
+    });
+
+    it('is refused once past exp + the clock tolerance (401 token expired)', async () => {
+      const guard = await makeGuard(makeConfig());
+      const token = sign({ sub: 'alice', exp: NOW + 20 });
+      await guard.canActivate(protectedContext(bearer(token)));
+
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 49_999);
+      await expect(Promise.resolve(guard.canActivate(protectedContext(bearer(token))))).resolves.toBe(true);
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 50_000);
+      const error = await rejection(guard, protectedContext(bearer(token)));
+      expect(error.message).toBe('Invalid bearer token: token expired');
+    });
+
+    it('does not let a token with one changed character through', async () => {
+      const guard = await makeGuard(makeConfig());
+      const token = sign({ sub: 'alice', exp: NOW + 3600 });
+      await guard.canActivate(protectedContext(bearer(token)));
+      const last = token.at(-1) === 'A' ? 'B' : 'A';
+
+      await rejection(guard, protectedContext(bearer(`${token.slice(0, -1)}${last}`)));
     });
   });
 

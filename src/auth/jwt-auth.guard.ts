@@ -10,10 +10,11 @@ import { BearerTokenException } from './bearer-token.exception';
 import { isVerifiableToken } from './verifiable-token';
 import { JWT_STRATEGY } from './jwt.constants';
 import type { Principal } from './principal';
+import { VerifiedTokens } from './verified-tokens';
 
 /**
  * Global guard: a valid bearer token unless the route is `@Public()`, or `@ReadAccess()` while
- * `READS_REQUIRE_AUTH` is false.
+ * `READS_REQUIRE_AUTH` is false. A token verified within the last minute is not verified again ({@link VerifiedTokens}).
  * @throws BearerTokenException (401, RFC 6750 §3.1); the 503 of unreachable identity-provider keys.
  */
 @Injectable()
@@ -21,6 +22,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
     @Inject(authConfig.KEY) private readonly config: ConfigType<typeof authConfig>,
+    private readonly verifiedTokens: VerifiedTokens,
   ) {
     super();
   }
@@ -32,14 +34,26 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     ]);
     if (policy === 'public' || (policy === 'read' && !this.config.readsRequireAuth)) return true;
     // passport-jwt reports a missing and a malformed header alike; their challenges differ.
-    const { authorization } = context.switchToHttp().getRequest<IncomingMessage>().headers;
-    const credentials = readBearerCredentials(authorization);
+    const request = context.switchToHttp().getRequest<IncomingMessage & { user?: Principal }>();
+    const credentials = readBearerCredentials(request.headers.authorization);
     if (credentials.kind === 'none') throw BearerTokenException.missing();
     if (credentials.kind === 'malformed') {
       throw BearerTokenException.invalid('the Authorization header must be "Bearer" and one token, nothing after it');
     }
-    if (!isVerifiableToken(credentials.token)) throw BearerTokenException.invalid('token could not be verified');
-    return super.canActivate(context) as Promise<boolean>;
+    const { token } = credentials;
+    const known = this.verifiedTokens.get(token);
+    if (known !== undefined) {
+      request.user = known;
+      return true;
+    }
+    if (!isVerifiableToken(token)) throw BearerTokenException.invalid('token could not be verified');
+    return this.verify(context, request, token);
+  }
+
+  private async verify(context: ExecutionContext, request: { user?: Principal }, token: string): Promise<boolean> {
+    const allowed = (await super.canActivate(context)) as boolean;
+    if (allowed && request.user !== undefined) this.verifiedTokens.remember(token, request.user, expirationOf(token));
+    return allowed;
   }
 
   override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false, info: unknown): TUser {
@@ -49,6 +63,12 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     if (!principal) throw describeRejection(info);
     return principal;
   }
+}
+
+/** The `exp` claim of a token passport-jwt has verified (which requires it to be a number). */
+function expirationOf(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number };
+  return payload.exp;
 }
 
 function describeRejection(info: unknown): BearerTokenException {
