@@ -5,6 +5,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Blog } from '../src/blogs/blog.entity';
 import { BlogsRepository } from '../src/blogs/blogs.repository';
 import { databaseConfig } from '../src/config/database.config';
+import { SLOW_LANE, StatementRunner } from '../src/database/statement-runner';
 import { compileRepositoryModule } from './support/repository-module';
 import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
 
@@ -52,6 +53,29 @@ describe('BlogsRepository on the real database', () => {
       const expected = expect.arrayContaining(['blogs.insert', 'blogs.find-by-id']);
       if (preparedStatements) expect(names.flat()).toEqual(expected);
       else expect(names.flat()).not.toEqual(expected);
+    },
+  );
+
+  // The embedded database has no statement_timeout to give a slow statement more time.
+  (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
+    'runs a slow-lane read with its own statement_timeout and no parallel workers, for its transaction only',
+    async () => {
+      const sql = moduleRef.get(StatementRunner);
+      const SETTINGS = {
+        name: 'test.settings',
+        text: `SELECT current_setting('statement_timeout') AS "timeout",
+          current_setting('max_parallel_workers_per_gather') AS "workers"`,
+      };
+      const read = async (lane: 'fast' | 'slow') =>
+        (await sql.onReplica<{ timeout: string; workers: string }>(SETTINGS, [], lane)).rows[0];
+
+      const fast = await read('fast');
+      await expect(read('slow')).resolves.toEqual({ timeout: `${SLOW_LANE.statementMs / 1000}s`, workers: '0' });
+      expect(fast.timeout).toBe('2s');
+      expect(fast.workers).not.toBe('0');
+      // Every pooled session again, after the lane's transactions ended.
+      const after = await Promise.all(Array.from({ length: 12 }, () => read('fast')));
+      expect(after).toEqual(Array.from({ length: 12 }, () => fast));
     },
   );
 

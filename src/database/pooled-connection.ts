@@ -8,12 +8,17 @@ export interface RawResult {
   readonly affectedRows?: number;
 }
 
-/** A pooled connection: a `pg` client, or the embedded database's session; `{ name, text, values }` is `pg` only. */
+/** A statement as `pg` takes it: named to be prepared, with `query_timeout` (ms) to wait longer than the pool's. */
+export interface QueryConfig {
+  readonly name?: string;
+  readonly text: string;
+  readonly values: unknown[];
+  readonly query_timeout?: number;
+}
+
+/** A pooled connection: a `pg` client, or the embedded database's session; a {@link QueryConfig} is `pg` only. */
 export interface Connection {
-  query(
-    statement: string | { readonly name: string; readonly text: string; readonly values: unknown[] },
-    values?: unknown[],
-  ): Promise<RawResult>;
+  query(statement: string | QueryConfig, values?: unknown[]): Promise<RawResult>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }

@@ -22,7 +22,10 @@ describe('StatementRunner', () => {
   /** Replica reads that answer only when told to, in the order they started. */
   let pending: (() => void)[];
 
-  async function runner(preparedStatements: boolean): Promise<StatementRunner> {
+  async function runner(
+    preparedStatements: boolean,
+    url: string | null = 'postgres://db',
+  ): Promise<StatementRunner> {
     pending = [];
     primary = connection('primary');
     replica = connection('replica');
@@ -36,18 +39,24 @@ describe('StatementRunner', () => {
       providers: [
         StatementRunner,
         { provide: getDataSourceToken(), useValue: dataSource },
-        { provide: databaseConfig.KEY, useValue: { preparedStatements } },
+        { provide: databaseConfig.KEY, useValue: { preparedStatements, url: url ?? undefined } },
         { provide: ReadReplicas, useValue: { read: (work: (c: unknown) => unknown) => work(replica) } },
       ],
     }).compile();
     return moduleRef.get(StatementRunner);
   }
 
-  it.each<[string, boolean, unknown[]]>([
-    ['named, as a prepared statement', true, [{ name: FIND.name, text: FIND.text, values: [7] }]],
-    ['unnamed, parsed each time (DATABASE_PREPARED_STATEMENTS=false)', false, [FIND.text, [7]]],
-  ])('sends a statement %s', async (_name, named, sent) => {
-    const sql = await runner(named);
+  it.each<[string, boolean, string | null, unknown[]]>([
+    ['named, as a prepared statement', true, 'postgres://db', [{ name: FIND.name, text: FIND.text, values: [7] }]],
+    [
+      'unnamed, parsed each time (DATABASE_PREPARED_STATEMENTS=false)',
+      false,
+      'postgres://db',
+      [{ text: FIND.text, values: [7] }],
+    ],
+    ['as text and values to the embedded database', false, null, [FIND.text, [7]]],
+  ])('sends a statement %s', async (_name, named, url, sent) => {
+    const sql = await runner(named, url);
 
     await expect(sql.onPrimary(FIND, [7])).resolves.toEqual({ rows: [{ server: 'primary' }], rowCount: 1 });
     expect(primary.query).toHaveBeenCalledWith(...sent);
@@ -107,6 +116,41 @@ describe('StatementRunner', () => {
       }
       await Promise.all(slow);
       expect(finished).toEqual([1, 2, 3, 4]);
+    });
+
+    it.each<[string, boolean, unknown]>([
+      ['named', true, { name: FIND.name, text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
+      ['unnamed', false, { text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
+    ])(
+      `runs a slow read (%s) in a transaction of its own: ${SLOW_LANE.statementMs} ms, no parallel workers`,
+      async (_name, named, sent) => {
+        const sql = await runner(named);
+
+        await sql.onReplica(FIND, [3], 'slow');
+        const calls = replica.query.mock.calls;
+        expect(calls[0]).toEqual(['BEGIN']);
+        expect(calls[1]).toEqual([
+          "SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)",
+          [String(SLOW_LANE.statementMs)],
+        ]);
+        expect(calls[2]).toEqual([sent]);
+        expect(calls[3]).toEqual(['COMMIT']);
+        expect(calls).toHaveLength(4);
+      },
+    );
+
+    it('rolls a failed slow read back and throws its error', async () => {
+      const sql = await runner(true);
+      const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+      replica.query.mockImplementation((statement: unknown) =>
+        (statement as { name?: string }).name === FIND.name
+          ? Promise.reject(timeout)
+          : Promise.resolve({ rows: [], rowCount: 0 }),
+      );
+
+      await expect(sql.onReplica(FIND, [3], 'slow')).rejects.toBe(timeout);
+      expect(replica.query.mock.calls.at(-1)).toEqual(['ROLLBACK']);
+      expect(replica.query.mock.calls.map(([statement]) => statement)).not.toContain('COMMIT');
     });
 
     it(`answers a read that waited ${SLOW_LANE.maxWaitMs} ms for its turn with a 503-class error`, async () => {

@@ -5,6 +5,7 @@ import { Semaphore, SemaphoreInterface, withTimeout } from 'async-mutex';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { databaseConfig } from '../config/database.config';
+import { DATABASE_TIMEOUTS } from './data-source-options';
 import { Connection, lease, onConnection } from './pooled-connection';
 import { ReadReplicas } from './read-replicas';
 
@@ -23,9 +24,16 @@ export interface StatementResult<T> {
 /**
  * Statements whose work grows with the rows they match (a filtered list's exact total) hold at most `connections`
  * of a pool at once, in arrival order, so that they never starve the cheap ones; a statement waits up to `maxWaitMs`
- * for its turn (docs/performance.md, "The slow lane").
+ * for its turn, then runs in a transaction of its own for up to `statementMs`, on one core (no parallel workers)
+ * (docs/performance.md, "The slow lane").
  */
-export const SLOW_LANE = { connections: 2, maxWaitMs: 25_000 } as const;
+export const SLOW_LANE = { connections: 2, maxWaitMs: 45_000, statementMs: 15_000 } as const;
+
+/** What a slow-lane transaction sets for itself (`SET LOCAL`): its statement's time limit ($1, ms), no parallel workers. */
+const SLOW_LANE_SETTINGS = `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)`;
+
+/** How much longer than the server's `statement_timeout` the client waits for an answer, in ms (as for the others). */
+const READ_TIMEOUT_MARGIN_MS = DATABASE_TIMEOUTS.queryMs - DATABASE_TIMEOUTS.statementMs;
 
 /** The slow lane had no room within {@link SLOW_LANE}'s wait: SQLSTATE 53000 (insufficient resources), answered 503. */
 export class SlowLaneBusyError extends Error {
@@ -44,6 +52,8 @@ export type StatementLane = 'fast' | 'slow';
 @Injectable()
 export class StatementRunner {
   private readonly named: boolean;
+  /** A PostgreSQL server (`pg`), not the embedded database. */
+  private readonly server: boolean;
   private readonly slowLane: SemaphoreInterface = withTimeout(
     new Semaphore(SLOW_LANE.connections),
     SLOW_LANE.maxWaitMs,
@@ -56,6 +66,7 @@ export class StatementRunner {
     private readonly replicas: ReadReplicas,
   ) {
     this.named = config.preparedStatements;
+    this.server = config.url !== undefined;
   }
 
   /** Runs `statement` on the primary, which has every write. */
@@ -70,17 +81,47 @@ export class StatementRunner {
     values: unknown[],
     lane: StatementLane = 'fast',
   ): Promise<StatementResult<T>> {
-    const read = () => this.replicas.read((connection) => this.run<T>(connection, statement, values));
-    return lane === 'slow' ? this.slowLane.runExclusive(read) : read();
+    if (lane === 'fast') return this.replicas.read((connection) => this.run<T>(connection, statement, values));
+    return this.slowLane.runExclusive(() =>
+      this.replicas.read((connection) => this.runSlow<T>(connection, statement, values)),
+    );
   }
 
+  /** `statement` in a transaction with {@link SLOW_LANE_SETTINGS}; rolled back when it fails. */
+  private async runSlow<T>(
+    connection: Connection,
+    statement: PreparedStatement,
+    values: unknown[],
+  ): Promise<StatementResult<T>> {
+    await connection.query('BEGIN');
+    try {
+      await connection.query(SLOW_LANE_SETTINGS, [String(SLOW_LANE.statementMs)]);
+      const result = await this.run<T>(connection, statement, values, SLOW_LANE.statementMs + READ_TIMEOUT_MARGIN_MS);
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A connection that cannot roll back has failed: its own `error` event makes it be released as broken.
+      await connection.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Runs `statement`; `readTimeoutMs` replaces the pool's `query_timeout` on a server connection. */
   private async run<T>(
     connection: Connection,
     { name, text }: PreparedStatement,
     values: unknown[],
+    readTimeoutMs?: number,
   ): Promise<StatementResult<T>> {
     this.dataSource.logger.logQuery(text, values);
-    const result = await (this.named ? connection.query({ name, text, values }) : connection.query(text, values));
+    const result = await (this.server
+      ? connection.query({
+          ...(this.named ? { name } : {}),
+          text,
+          values,
+          ...(readTimeoutMs === undefined ? {} : { query_timeout: readTimeoutMs }),
+        })
+      : connection.query(text, values));
     return { rows: result.rows as T[], rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
   }
 }
