@@ -39,7 +39,7 @@ const CORS_EXPOSED_HEADERS = [
 
 /**
  * Options for `NestFactory.create` and `createNestApplication`: bodies are read only by `JsonBodyInterceptor`, on the
- * handlers that take one (`@UseInterceptors(JsonBodyInterceptor)`), after the guards.
+ * handlers that take one (`@JsonBody()`), after the guards.
  */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import type { VersionCondition } from '../common/http/versioned-entity-tag';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
 import { blogColumns, blogListStatement } from './blog-list-statement';
@@ -32,12 +33,6 @@ export interface BlogListQuery {
 /** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
 export interface BlogListPage extends BlogPage {
   readonly more: boolean;
-}
-
-/** Versions a write may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
-export interface VersionCondition {
-  readonly match?: readonly number[];
-  readonly noneMatch?: readonly number[];
 }
 
 // Named prepared statements where the Repository API measured slower on a hot path (docs/performance.md, "Data access").

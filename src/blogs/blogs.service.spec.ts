@@ -9,6 +9,7 @@ import { Test } from '@nestjs/testing';
 import type { Principal } from '../auth/principal';
 import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
+import { CursorSigner } from '../common/paging/cursor-signer';
 import { BlogListCursors } from './blog-list-cursor';
 import type { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
@@ -58,6 +59,7 @@ describe('BlogsService', () => {
       providers: [
         BlogsService,
         BlogListCursors,
+        CursorSigner,
         { provide: BlogsRepository, useValue: repository },
         { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
       ],

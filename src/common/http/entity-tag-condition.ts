@@ -35,3 +35,23 @@ export function parseEntityTagCondition(name: string, value: string): EntityTagC
     if (element[3] === '') return { any: false, tags };
   }
 }
+
+/** The parsed `If-Match` and `If-None-Match` of a conditional write (RFC 9110 §13.1). */
+export interface WritePreconditions {
+  readonly ifMatch?: EntityTagCondition;
+  readonly ifNoneMatch?: EntityTagCondition;
+}
+
+/**
+ * Parses the `If-Match` / `If-None-Match` values of a write; call it after the body was validated.
+ * @throws BadRequestException (400) naming the header, for a malformed value.
+ */
+export function parseWritePreconditions(
+  ifMatch: string | undefined,
+  ifNoneMatch: string | undefined,
+): WritePreconditions {
+  return {
+    ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
+    ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
+  };
+}
