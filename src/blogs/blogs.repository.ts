@@ -9,7 +9,7 @@ import { Blog } from './blog.entity';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
 /** One page of blogs, newest first, and the exact number of all blogs in the same snapshot. */
-export interface BlogPage {
+interface BlogPage {
   readonly items: readonly Blog[];
   readonly total: number;
 }
@@ -31,7 +31,7 @@ export interface BlogListQuery {
 }
 
 /** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
-export interface BlogListPage extends BlogPage {
+interface BlogListPage extends BlogPage {
   readonly more: boolean;
 }
 
@@ -91,7 +91,7 @@ const DELETE: PreparedStatement = { name: 'blogs.delete', text: `DELETE FROM "bl
 type Row = Record<string, unknown>;
 
 /** Where a read goes: a replica within its lag bound (else the primary), or the primary, which has every write. */
-export type ReadSource = 'replica' | 'primary';
+type ReadSource = 'replica' | 'primary';
 
 /**
  * Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. Reads go to the

@@ -11,7 +11,7 @@ export type PostgresOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
  * The migrations of every feature module: `src/<module>/migrations/*` (`dist/…/*.js` when built), run in the order of
  * the timestamps in their class names.
  */
-export const MIGRATIONS = join(__dirname, '..', '*', 'migrations', '*.{ts,js}');
+const MIGRATIONS = join(__dirname, '..', '*', 'migrations', '*.{ts,js}');
 
 /** Connection pool size against a PostgreSQL server. */
 export const SERVER_POOL_SIZE = 10;
@@ -41,7 +41,7 @@ const STARTUP_PARAMETERS = {
 } as const;
 
 /** What {@link buildDataSourceOptions} reads: a {@link DatabaseConfig}; without `pooler`, a direct connection. */
-export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
+type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
   Partial<Pick<DatabaseConfig, 'pooler' | 'readUrls'>>;
 
 /**

@@ -8,7 +8,7 @@ import { JSON_CHARSET, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../common
 import { ErrorResponse } from './error-response.dto';
 
 /** An error status an operation documents: when it happens, and an example message. */
-export interface ApiError {
+interface ApiError {
   readonly description: string;
   readonly example: string | readonly string[];
 }

@@ -3,9 +3,9 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { applySchemaRules } from './schema-rules';
 
 /** Where Swagger UI is served (outside the `/api/v1` routes, no token needed). */
-export const OPENAPI_UI_PATH = '/api/docs';
+const OPENAPI_UI_PATH = '/api/docs';
 /** Where the OpenAPI document is served as JSON. */
-export const OPENAPI_JSON_PATH = '/api/docs-json';
+const OPENAPI_JSON_PATH = '/api/docs-json';
 /** Name of the bearer security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
 
@@ -53,7 +53,7 @@ interface OperationProps {
  * (an empty security requirement, as reads have) shows no padlock, which Swagger UI draws only for `[{}]` alone.
  * Once authorized, "Try it out" still sends the token.
  */
-export function optionalTokenUnlocked(): object {
+function optionalTokenUnlocked(): object {
   return {
     wrapComponents: {
       OperationSummary:

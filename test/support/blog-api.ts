@@ -69,7 +69,7 @@ export function distinctBlogInput(label = 'blog'): BlogInput {
 }
 
 /** A created blog: the 201 response, its body typed. */
-export type CreatedBlog = Response & { body: BlogBody };
+type CreatedBlog = Response & { body: BlogBody };
 
 /** Creates `blogInput(overrides)` owned by `sub` through `POST` on `path` and expects 201. */
 export async function createBlog(

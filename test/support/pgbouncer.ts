@@ -12,7 +12,7 @@ import { postgresUser } from './throwaway-postgres';
 // `postgres` user when the tests run as root (PgBouncer refuses to run as root).
 
 /** Where Debian's `pgbouncer` package installs the binary. */
-export const PGBOUNCER_BIN = '/usr/sbin/pgbouncer';
+const PGBOUNCER_BIN = '/usr/sbin/pgbouncer';
 
 /** Why a throwaway PgBouncer cannot be started here, or undefined when it can. */
 export function pgBouncerUnavailableReason(): string | undefined {
@@ -27,7 +27,7 @@ export function pgBouncerUnavailableReason(): string | undefined {
 }
 
 /** A row of the admin console's `SHOW CLIENTS` / `SHOW SERVERS` (the columns the tests read). */
-export interface PoolConnection {
+interface PoolConnection {
   readonly database: string;
   readonly state: string;
   /** The PostgreSQL backend's pid (`SHOW SERVERS`); 0 for a client. */
@@ -35,7 +35,7 @@ export interface PoolConnection {
 }
 
 /** How {@link ThrowawayPgBouncer.start} configures PgBouncer. */
-export interface PgBouncerSettings {
+interface PgBouncerSettings {
   /** `default_pool_size`: server connections per database and user (PgBouncer's default: 20). */
   readonly poolSize?: number;
 }

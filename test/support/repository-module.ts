@@ -14,7 +14,7 @@ import { createTestDatabase, TestDatabase } from './test-database';
  * A testing module with the real DataSource on `database` (migrated; through PgBouncer, or with read
  * replicas, when the database says so) and `BlogsRepository`, for the specs of the repository's statements.
  */
-export function compileRepositoryModule(database: TestDatabase, logger?: Logger): Promise<TestingModule> {
+function compileRepositoryModule(database: TestDatabase, logger?: Logger): Promise<TestingModule> {
   const config = loadDatabaseConfig(database.env);
   return Test.createTestingModule({
     imports: [
@@ -31,7 +31,7 @@ export function compileRepositoryModule(database: TestDatabase, logger?: Logger)
 }
 
 /** What {@link useRepositoryModule} gives the tests: the repository and the DataSource of its own database. */
-export interface RepositoryHandle {
+interface RepositoryHandle {
   readonly repository: BlogsRepository;
   readonly dataSource: DataSource;
   readonly moduleRef: TestingModule;

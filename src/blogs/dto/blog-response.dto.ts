@@ -42,7 +42,7 @@ export class BlogResponse {
 
 /** A blog in a list: all six fields, or exactly those the query's `fields` names. */
 @ClosedSchema()
-export class BlogListItem extends PartialType(BlogResponse) {}
+class BlogListItem extends PartialType(BlogResponse) {}
 
 /** The list envelope: one page of blogs, the exact total, the effective paging and the next page's cursor. */
 @ClosedSchema()

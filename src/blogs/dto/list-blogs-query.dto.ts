@@ -9,7 +9,7 @@ import { BLOG_RESPONSE_FIELDS, BLOG_SORTS, BlogSort, DEFAULT_BLOG_SORT, parseFie
 import { BLOG_LIMITS } from './blog-input.dto';
 
 /** Lengths of the filter values, in Unicode code points. */
-export const FILTER_LIMITS = { author: BLOG_LIMITS.author, q: { min: 1, max: 200 } } as const;
+const FILTER_LIMITS = { author: BLOG_LIMITS.author, q: { min: 1, max: 200 } } as const;
 
 const DATE_TIME_EXAMPLE = '2026-11-22T10:00:00Z';
 const DATE_TIME_RULE =

@@ -7,7 +7,7 @@ export interface EntityTag {
 }
 
 /** A parsed `If-Match` / `If-None-Match` value (RFC 9110 §13.1.1, §13.1.2): `*` or a list of tags. */
-export type EntityTagCondition = { readonly any: true } | { readonly any: false; readonly tags: readonly EntityTag[] };
+type EntityTagCondition = { readonly any: true } | { readonly any: false; readonly tags: readonly EntityTag[] };
 
 /** Longest `If-Match` / `If-None-Match` value parsed, in characters. */
 export const MAX_ENTITY_TAG_CONDITION_LENGTH = 2048;

@@ -2,7 +2,7 @@ import { canonicalIntegerValue, INT4_MAX } from '../canonical-integer';
 import type { EntityTag, WritePreconditions } from './entity-tag-condition';
 
 /** A stored resource with an int4 `id` and a `version` that every write increments. */
-export interface Versioned {
+interface Versioned {
   readonly id: number;
   readonly version: number;
 }

@@ -23,7 +23,7 @@ export function notFound(wording: ResourceWording, id: number): NotFoundExceptio
 }
 
 /** What a refused owned, versioned write knows: the resource as it stands now (null: gone) and the request. */
-export interface RefusedWrite {
+interface RefusedWrite {
   readonly id: number;
   readonly existing: { readonly ownerSub: string } | null;
   /** The owner the write required; undefined for an admin. */

@@ -4,7 +4,7 @@ import type { ListEnvelope } from './list-envelope';
 import { PAGING } from './paging-query';
 
 /** How a list's envelope describes its items: `plural` (`blogs`) and the description of `data`. */
-export interface ListEnvelopeWording {
+interface ListEnvelopeWording {
   readonly plural: string;
   readonly data: string;
 }
