@@ -1,40 +1,45 @@
 // The bench's throwaway database processes: a PostgreSQL primary (initdb), a streaming replica of it
 // (pg_basebackup -R) and PgBouncer in transaction mode, each on a free port in a temporary directory,
-// plus the CPU time of a process and its children. PostgreSQL and PgBouncer refuse to run as root,
-// so as root they run as the `postgres` user. Everything started here is stopped and removed by
-// stopAll(), which also runs on process exit, so a failing bench leaves no server behind.
+// plus the CPU time of a process and its children. They are set up as the tests set up theirs, with the
+// arguments of test/support/postgres-setup.js; as root they run as the `postgres` user. Everything
+// started here is stopped and removed by stopAll(), which also runs on process exit, so a failing bench
+// leaves no server behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import {
+  PGBOUNCER_BIN,
+  POSTGRES_PACKAGE_ROOT,
+  basebackupArgs,
+  commandAs,
+  findPostgresBin,
+  initdbArgs,
+  pgBouncerIni,
+  pgBouncerUserList,
+  pgCtlStartArgs,
+  postgresUser,
+} from '../test/support/postgres-setup.js';
 
-const PACKAGE_ROOT = '/usr/lib/postgresql';
-const PGBOUNCER_BIN = '/usr/sbin/pgbouncer';
-const asRoot = userInfo().uid === 0;
+const runAs = userInfo().uid === 0 ? 'postgres' : undefined;
 const live = new Set();
 
-/** The bin directory of the newest installed PostgreSQL. */
+/** The bin directory of the newest installed PostgreSQL with the replica's tools too. */
 function postgresBin() {
-  const versions = existsSync(PACKAGE_ROOT) ? readdirSync(PACKAGE_ROOT).filter((name) => /^\d+$/.test(name)) : [];
-  const bin = versions
-    .sort((a, b) => Number(b) - Number(a))
-    .map((version) => join(PACKAGE_ROOT, version, 'bin'))
-    .find((dir) => existsSync(join(dir, 'pg_basebackup')));
-  if (bin === undefined) throw new Error(`no PostgreSQL binaries under ${PACKAGE_ROOT}/*/bin`);
+  const bin = findPostgresBin(['initdb', 'pg_ctl', 'pg_basebackup']);
+  if (bin === undefined) throw new Error(`no PostgreSQL binaries under ${POSTGRES_PACKAGE_ROOT}/*/bin`);
   return bin;
 }
 
 function ownDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (asRoot) {
-    const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, id('-u'), id('-g'));
-  }
+  const owner = runAs === undefined ? undefined : postgresUser();
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
   return dir;
 }
 
 function asPostgres(command, args) {
-  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  const [file, argv] = commandAs(runAs, command, args);
   execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
 }
 
@@ -63,28 +68,9 @@ export function startPostgres(port, primary) {
     },
   };
   live.add(cluster);
-  if (primary) {
-    asPostgres(join(bin, 'pg_basebackup'), [
-      ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
-      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast'],
-    ]);
-  } else {
-    asPostgres(join(bin, 'initdb'), [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--no-sync',
-      '-E',
-      'UTF8',
-      '--locale=C',
-    ]);
-  }
-  asPostgres(join(bin, 'pg_ctl'), [
-    ...['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '120'],
-    ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c autovacuum=off`, 'start'],
-  ]);
+  if (primary) asPostgres(join(bin, 'pg_basebackup'), basebackupArgs(data, primary.port));
+  else asPostgres(join(bin, 'initdb'), initdbArgs(data));
+  asPostgres(join(bin, 'pg_ctl'), pgCtlStartArgs(data, dir, port, { autovacuum: 'off' }));
   return cluster;
 }
 
@@ -95,29 +81,13 @@ export function startPostgres(port, primary) {
 export async function startPgBouncer(port, upstreamPort, poolSize) {
   const dir = ownDir('blog-bench-pgbouncer-');
   const files = { ini: join(dir, 'pgbouncer.ini'), users: join(dir, 'userlist.txt'), log: join(dir, 'pgbouncer.log') };
-  writeFileSync(files.users, '"postgres" ""\n');
-  writeFileSync(
-    files.ini,
-    [
-      '[databases]',
-      `* = host=127.0.0.1 port=${upstreamPort}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'pool_mode = transaction',
-      'auth_type = trust',
-      `auth_file = ${files.users}`,
-      'admin_users = postgres',
-      `default_pool_size = ${poolSize}`,
-      'max_client_conn = 500',
-      `logfile = ${files.log}`,
-      '',
-    ].join('\n'),
-  );
-  if (asRoot) for (const file of [files.ini, files.users]) execFileSync('chown', ['postgres:postgres', file]);
+  writeFileSync(files.users, pgBouncerUserList('postgres'));
+  const upstream = { host: '127.0.0.1', port: upstreamPort };
+  writeFileSync(files.ini, pgBouncerIni({ dir, port, upstream, user: 'postgres', poolSize }));
+  if (runAs !== undefined)
+    for (const file of [files.ini, files.users]) execFileSync('chown', ['postgres:postgres', file]);
   // `-u postgres` rather than runuser: the spawned pid is then PgBouncer's own, whose CPU the bench reads.
-  const child = spawn(PGBOUNCER_BIN, [...(asRoot ? ['-u', 'postgres'] : []), files.ini], { stdio: 'ignore' });
+  const child = spawn(PGBOUNCER_BIN, [...(runAs === undefined ? [] : ['-u', runAs]), files.ini], { stdio: 'ignore' });
   const bouncer = {
     port,
     pid: () => child.pid,

@@ -23,7 +23,7 @@ import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from '.
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
 
 /** Smallest response body compressed (gzip, deflate or br, as `Accept-Encoding` allows), in bytes. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** Request headers a browser may send cross-origin, and response headers it may read (CORS). */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
@@ -39,7 +39,7 @@ const CORS_EXPOSED_HEADERS = [
 
 /**
  * Options for `NestFactory.create` and `createNestApplication`: bodies are read only by `JsonBodyInterceptor`, on the
- * handlers that take one (`@UseInterceptors(JsonBodyInterceptor)`), after the guards.
+ * handlers that take one (`@JsonBody()`), after the guards.
  */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
@@ -86,7 +86,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
  * negotiates at its first byte, which a client that accepts no encoding pays for nothing (docs/performance.md). The
  * others get `Vary: Accept-Encoding` all the same (RFC 9110 §12.5.5), as their answer depends on the header.
  */
-export function compressionWhenAccepted(): RequestHandler {
+function compressionWhenAccepted(): RequestHandler {
   const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
   return (request, response, next) => {
     if (request.headers['accept-encoding'] !== undefined) return compress(request, response, next);
@@ -96,7 +96,7 @@ export function compressionWhenAccepted(): RequestHandler {
 }
 
 /** Sets {@link SERVER_TIMEOUTS} on the application's HTTP server. */
-export function applyServerTimeouts(server: Server): void {
+function applyServerTimeouts(server: Server): void {
   server.headersTimeout = SERVER_TIMEOUTS.headersMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestMs;
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveMs;

@@ -5,6 +5,7 @@ import {
   BlogBody,
   BlogInput,
   BLOGS,
+  distinctBlogInput,
   createBlog,
   expectJsonError,
   expectUnauthorized,
@@ -21,16 +22,6 @@ import { E2E_ENV } from './support/test-database';
 /** A strong entity tag: `"…"`, no `W/`. */
 const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
 
-let counter = 0;
-function input(label = 'cond'): BlogInput {
-  counter += 1;
-  return {
-    title: `${label} title ${counter}`,
-    content: `${label} content ${counter}`,
-    author: `${label} author ${counter}`,
-  };
-}
-
 describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   const t = useTestApp();
   let alice: string;
@@ -39,7 +30,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
     alice = bearer(t.token('alice'));
   });
 
-  async function create(body: BlogInput = input()): Promise<{ blog: BlogBody; etag: string }> {
+  async function create(body: BlogInput = distinctBlogInput()): Promise<{ blog: BlogBody; etag: string }> {
     const res = await createBlog(t, 'alice', body);
     return { blog: res.body, etag: res.headers.etag };
   }
@@ -63,7 +54,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       const read = await t.http.get(`${BLOGS}/${blog.id}`).expect(200);
       expect(read.headers.etag).toBe(created);
 
-      const updated = await put(blog.id, input()).expect(200);
+      const updated = await put(blog.id, distinctBlogInput()).expect(200);
       expect(updated.headers.etag).toMatch(STRONG_TAG);
       expect(updated.headers.etag).not.toBe(created);
       expect((await t.http.get(`${BLOGS}/${blog.id}`).expect(200)).headers.etag).toBe(updated.headers.etag);
@@ -123,7 +114,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       const other = await t.http.get(`${BLOGS}/${id}`).set('If-None-Match', '"0-0"').expect(200);
       expect(other.body.id).toBe(id);
 
-      const changed = input();
+      const changed = distinctBlogInput();
       const updated = await put(id, changed).expect(200);
       const stale = await t.http.get(`${BLOGS}/${id}`).set('If-None-Match', etag).expect(200);
       expect(stale.body).toMatchObject(changed);
@@ -139,7 +130,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   describe('PUT /api/v1/blogs/:id with If-Match', () => {
     it('the current tag → 200, stored, new tag', async () => {
       const { blog, etag } = await create();
-      const body = input();
+      const body = distinctBlogInput();
       const res = await put(blog.id, body, { 'If-Match': etag }).expect(200);
       expect(res.body).toMatchObject(body);
       expect(res.headers.etag).not.toBe(etag);
@@ -148,10 +139,10 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
 
     it('a stale tag → 412 with the JSON error body, and nothing changes (values, updatedAt, version)', async () => {
       const { blog, etag } = await create();
-      await put(blog.id, input(), { 'If-Match': etag }).expect(200);
+      await put(blog.id, distinctBlogInput(), { 'If-Match': etag }).expect(200);
       const before = await storedBlog(t, blog.id);
 
-      const res = await put(blog.id, input(), { 'If-Match': etag });
+      const res = await put(blog.id, distinctBlogInput(), { 'If-Match': etag });
 
       expectJsonError(res, 412);
       expect(res.headers.etag).toBeUndefined();
@@ -161,14 +152,14 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
 
     it('* → 200 (the blog exists); a list holding the current tag → 200', async () => {
       const { blog, etag } = await create();
-      const first = await put(blog.id, input(), { 'If-Match': '*' }).expect(200);
-      await put(blog.id, input(), { 'If-Match': `${etag}, "x", ${first.headers.etag}` }).expect(200);
+      const first = await put(blog.id, distinctBlogInput(), { 'If-Match': '*' }).expect(200);
+      await put(blog.id, distinctBlogInput(), { 'If-Match': `${etag}, "x", ${first.headers.etag}` }).expect(200);
       await expect(versionOf(blog.id)).resolves.toBe(3);
     });
 
     it('the weak form of the current tag → 412 (If-Match compares strongly)', async () => {
       const { blog, etag } = await create();
-      expectJsonError(await put(blog.id, input(), { 'If-Match': `W/${etag}` }), 412);
+      expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-Match': `W/${etag}` }), 412);
       await expect(versionOf(blog.id)).resolves.toBe(1);
     });
 
@@ -176,7 +167,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       const { blog } = await create();
       const { etag: otherTag } = await create();
       for (const value of [otherTag, '"not-ours"', '""', '', ' , ']) {
-        expectJsonError(await put(blog.id, input(), { 'If-Match': value }), 412);
+        expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-Match': value }), 412);
       }
       await expect(versionOf(blog.id)).resolves.toBe(1);
     });
@@ -184,7 +175,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
     it('a malformed If-Match (unquoted tag, * in a list, junk after a tag) → 400 naming the header', async () => {
       const { blog, etag } = await create();
       for (const value of [etag.slice(1, -1), `*, ${etag}`, `${etag} x`, 'w/' + etag]) {
-        const res = await put(blog.id, input(), { 'If-Match': value });
+        const res = await put(blog.id, distinctBlogInput(), { 'If-Match': value });
         expectJsonError(res, 400);
         expect(res.body.message).toMatch(/If-Match/);
       }
@@ -193,8 +184,8 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
 
     it('no If-Match: the last writer wins', async () => {
       const { blog, etag } = await create();
-      await put(blog.id, input(), { 'If-Match': etag }).expect(200);
-      const last = input();
+      await put(blog.id, distinctBlogInput(), { 'If-Match': etag }).expect(200);
+      const last = distinctBlogInput();
       await put(blog.id, last).expect(200);
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(last);
     });
@@ -210,11 +201,11 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       });
 
       it('no token → 401', async () => {
-        expectUnauthorized(await t.http.put(`${BLOGS}/${id}`).set('If-Match', stale).send(input()));
+        expectUnauthorized(await t.http.put(`${BLOGS}/${id}`).set('If-Match', stale).send(distinctBlogInput()));
       });
 
       it('bad id → 400', async () => {
-        expectJsonError(await put(0, input(), { 'If-Match': stale }), 400);
+        expectJsonError(await put(0, distinctBlogInput(), { 'If-Match': stale }), 400);
       });
 
       it('wrong content type → 415', async () => {
@@ -234,12 +225,12 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
       });
 
       it('missing blog → 404, not 412', async () => {
-        expectJsonError(await put(2147483647, input(), { 'If-Match': stale }), 404);
-        expectJsonError(await put(2147483647, input(), { 'If-Match': '*' }), 404);
+        expectJsonError(await put(2147483647, distinctBlogInput(), { 'If-Match': stale }), 404);
+        expectJsonError(await put(2147483647, distinctBlogInput(), { 'If-Match': '*' }), 404);
       });
 
       it('not the owner → 403, not 412', async () => {
-        expectJsonError(await put(id, input(), { 'If-Match': stale }, bearer(t.token('bob'))), 403);
+        expectJsonError(await put(id, distinctBlogInput(), { 'If-Match': stale }, bearer(t.token('bob'))), 403);
       });
     });
   });
@@ -247,10 +238,10 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   describe('PUT /api/v1/blogs/:id with If-None-Match', () => {
     it('* → 412 (the blog exists), the current tag → 412, another tag → 200', async () => {
       const { blog, etag } = await create();
-      expectJsonError(await put(blog.id, input(), { 'If-None-Match': '*' }), 412);
-      expectJsonError(await put(blog.id, input(), { 'If-None-Match': `W/${etag}` }), 412);
+      expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-None-Match': '*' }), 412);
+      expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-None-Match': `W/${etag}` }), 412);
       await expect(versionOf(blog.id)).resolves.toBe(1);
-      await put(blog.id, input(), { 'If-None-Match': '"0-0"' }).expect(200);
+      await put(blog.id, distinctBlogInput(), { 'If-None-Match': '"0-0"' }).expect(200);
       await expect(versionOf(blog.id)).resolves.toBe(2);
     });
   });

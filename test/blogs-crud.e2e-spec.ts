@@ -4,6 +4,7 @@ import {
   BlogInput,
   BLOG_FIELDS,
   BLOGS,
+  distinctBlogInput,
   countBlogs,
   createBlog,
   expectJsonError,
@@ -19,22 +20,11 @@ import { useTestApp } from './support/test-app';
 
 const PREFIXES = ['/api/v1/blogs', '/api/blogs', '/v1/blogs'] as const;
 
-let counter = 0;
-/** A valid, distinct body. */
-function input(label = 'blog'): BlogInput {
-  counter += 1;
-  return {
-    title: `${label} title ${counter}`,
-    content: `${label} content ${counter}`,
-    author: `${label} author ${counter}`,
-  };
-}
-
 describe('blogs: create, read, update (e2e)', () => {
   const t = useTestApp();
 
   /** Creates a distinct blog (or `body`) as `sub` and expects 201. */
-  const create = (body: BlogInput = input(), sub = 'alice', path = BLOGS) => createBlog(t, sub, body, path);
+  const create = (body: BlogInput = distinctBlogInput(), sub = 'alice', path = BLOGS) => createBlog(t, sub, body, path);
 
   /** PUTs `body` on blog `id` (through `prefix`) as alice. */
   const update = (id: number, body: BlogInput, prefix = BLOGS) =>
@@ -61,7 +51,7 @@ describe('blogs: create, read, update (e2e)', () => {
 
   describe('POST /api/v1/blogs (create)', () => {
     it('answers 201 with all six fields: a positive integer id, the values sent and ISO 8601 UTC millisecond timestamps', async () => {
-      const body = input();
+      const body = distinctBlogInput();
       const before = Date.now();
       const res = await create(body);
       const after = Date.now();
@@ -87,7 +77,7 @@ describe('blogs: create, read, update (e2e)', () => {
     });
 
     it('stores the blog as sent, with the token sub as owner and the timestamps it answered', async () => {
-      const body = input();
+      const body = distinctBlogInput();
       const res = await create(body, 'carol-the-creator');
       await expect(storedBlog(t, res.body.id)).resolves.toEqual({
         id: res.body.id,
@@ -116,12 +106,12 @@ describe('blogs: create, read, update (e2e)', () => {
   describe('the owner is never exposed', () => {
     it('leaves the owner out of the create, read, update and list responses', async () => {
       const ownerSub = 'owner-sub-4f1c9e7a';
-      const created = await create(input(), ownerSub);
+      const created = await create(distinctBlogInput(), ownerSub);
       const read = await t.http.get(`${BLOGS}/${created.body.id}`);
       const updated = await t.http
         .put(`${BLOGS}/${created.body.id}`)
         .set('Authorization', bearer(t.token(ownerSub)))
-        .send(input());
+        .send(distinctBlogInput());
       const list = await t.http.get(`${BLOGS}?limit=100`);
 
       expect([read.status, updated.status, list.status]).toEqual([200, 200, 200]);
@@ -156,10 +146,10 @@ describe('blogs: create, read, update (e2e)', () => {
     ])(
       'with %s: answers and stores them with the same id, createdAt and owner, and a strictly later updatedAt',
       async (_name, same) => {
-        const original = input('original');
+        const original = distinctBlogInput('original');
         const created = await create(original);
         await sleep(25);
-        const changes = same ? original : input('updated');
+        const changes = same ? original : distinctBlogInput('updated');
         const res = await update(created.body.id, changes);
 
         expect(res.status).toBe(200);
@@ -186,7 +176,7 @@ describe('blogs: create, read, update (e2e)', () => {
       const created = await create();
       const stamps = [created.body.updatedAt as string];
       for (let i = 0; i < 5; i += 1) {
-        const res = await update(created.body.id, input('successive'));
+        const res = await update(created.body.id, distinctBlogInput('successive'));
         expect(res.status).toBe(200);
         expect(res.body.createdAt).toBe(created.body.createdAt);
         stamps.push(res.body.updatedAt);
@@ -204,7 +194,7 @@ describe('blogs: create, read, update (e2e)', () => {
       ]);
       const ahead = (await storedBlog(t, created.body.id))?.updatedAt as string;
       expect(Date.parse(ahead)).toBeGreaterThan(Date.now() + 30 * 60_000);
-      const res = await update(created.body.id, input());
+      const res = await update(created.body.id, distinctBlogInput());
 
       expect(res.status).toBe(200);
       // The smallest step the column can hold past the stored value, rather than going back in time.
@@ -234,7 +224,7 @@ describe('blogs: create, read, update (e2e)', () => {
 
       it('responds with the values as stored, not the values sent', async () => {
         const created = await create();
-        const changes = input('rewritten');
+        const changes = distinctBlogInput('rewritten');
         await withUpdateTrigger(created.body.id, `NEW.content := NEW.content || ' [stored]';`, async () => {
           const res = await update(created.body.id, changes);
 
@@ -258,7 +248,7 @@ describe('blogs: create, read, update (e2e)', () => {
         const created = await create();
         const before = await storedBlog(t, created.body.id);
         await withUpdateTrigger(created.body.id, 'RETURN NULL;', async () => {
-          const res = await update(created.body.id, input());
+          const res = await update(created.body.id, distinctBlogInput());
 
           expectJsonError(res, 500);
           expect(res.body.message).toBe('The update was not stored');
@@ -269,7 +259,7 @@ describe('blogs: create, read, update (e2e)', () => {
 
     it('makes a later read return the updated blog', async () => {
       const created = await create();
-      const updated = await update(created.body.id, input('read-back'));
+      const updated = await update(created.body.id, distinctBlogInput('read-back'));
       expect(updated.status).toBe(200);
       const read = await t.http.get(`${BLOGS}/${created.body.id}`);
       expect(read.status).toBe(200);
@@ -280,7 +270,7 @@ describe('blogs: create, read, update (e2e)', () => {
   describe('a well-formed id with no blog', () => {
     it.each([
       ['GET (read)', (id: number) => t.http.get(`${BLOGS}/${id}`)],
-      ['PUT (update)', (id: number) => update(id, input())],
+      ['PUT (update)', (id: number) => update(id, distinctBlogInput())],
     ])('%s answers 404 with the JSON error body and stores nothing', async (_name, send) => {
       const created = await create();
       const missing = created.body.id + 1000;
@@ -294,7 +284,7 @@ describe('blogs: create, read, update (e2e)', () => {
 
   describe('path prefixes /api/v1/blogs, /api/blogs and /v1/blogs serve the same handlers', () => {
     it.each(PREFIXES)('POST %s creates a blog, stores it and answers the canonical Location', async (prefix) => {
-      const body = input(`create via ${prefix}`);
+      const body = distinctBlogInput(`create via ${prefix}`);
       const res = await create(body, 'alice', prefix);
       expectBlogShape(res.body);
       expect(res.body).toMatchObject(body);
@@ -311,7 +301,7 @@ describe('blogs: create, read, update (e2e)', () => {
 
     it.each(PREFIXES)('PUT %s/:id updates the blog', async (prefix) => {
       const created = await create();
-      const changes = input(`update via ${prefix}`);
+      const changes = distinctBlogInput(`update via ${prefix}`);
       const res = await update(created.body.id, changes, prefix);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: created.body.id, ...changes, createdAt: created.body.createdAt });
@@ -337,7 +327,7 @@ describe('blogs: create, read, update (e2e)', () => {
         expectJsonError(badId, 400);
         const missing = await t.http.get(`${prefix}/2147483647`);
         expectJsonError(missing, 404);
-        const noToken = await t.http.post(prefix).send(input());
+        const noToken = await t.http.post(prefix).send(distinctBlogInput());
         expectJsonError(noToken, 401);
       },
     );
@@ -368,7 +358,7 @@ describe('blogs: create, read, update (e2e)', () => {
       const res = await t.http
         .post('/api/v2/blogs')
         .set('Authorization', bearer(t.token('alice')))
-        .send(input());
+        .send(distinctBlogInput());
       expectJsonError(res, 404);
       await expect(countBlogs(t)).resolves.toBe(before);
     });
@@ -459,8 +449,8 @@ describe('blogs: create, read, update (e2e)', () => {
     // larger id. The list's id tie-break exists for that (and for equal timestamps).
     it('30 creates in parallel all succeed with distinct ids between those of the creates before and after, and list newest first', async () => {
       await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
-      const first = (await create(input('before the parallel ones'))).body;
-      const bodies = Array.from({ length: 30 }, (_, i) => input(`parallel ${i}`));
+      const first = (await create(distinctBlogInput('before the parallel ones'))).body;
+      const bodies = Array.from({ length: 30 }, (_, i) => distinctBlogInput(`parallel ${i}`));
       const responses = await Promise.all(
         bodies.map((body) =>
           t.http
@@ -469,7 +459,7 @@ describe('blogs: create, read, update (e2e)', () => {
             .send(body),
         ),
       );
-      const last = (await create(input('after the parallel ones'))).body;
+      const last = (await create(distinctBlogInput('after the parallel ones'))).body;
 
       expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 201));
       responses.forEach((res, i) => {

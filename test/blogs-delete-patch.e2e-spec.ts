@@ -5,6 +5,7 @@ import {
   BlogInput,
   BlogListBody,
   BLOGS,
+  distinctBlogInput,
   createBlog,
   expectJsonError,
   expectUnauthorized,
@@ -25,17 +26,6 @@ type Method = 'delete' | 'patch';
 const METHODS: readonly Method[] = ['delete', 'patch'];
 type Field = 'title' | 'content' | 'author';
 const FIELDS: readonly Field[] = ['title', 'content', 'author'];
-
-let counter = 0;
-/** A valid, distinct create body. */
-function input(label = 'dp'): BlogInput {
-  counter += 1;
-  return {
-    title: `${label} title ${counter}`,
-    content: `${label} content ${counter}`,
-    author: `${label} author ${counter}`,
-  };
-}
 
 /** How a request is sent: its token (null: none), extra headers, and for PATCH its body text and type. */
 interface Send {
@@ -62,7 +52,10 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
   });
 
   /** Creates a distinct blog as `sub`: the blog and its ETag. */
-  async function create(sub = 'alice', body: BlogInput = input()): Promise<{ blog: BlogBody; etag: string }> {
+  async function create(
+    sub = 'alice',
+    body: BlogInput = distinctBlogInput(),
+  ): Promise<{ blog: BlogBody; etag: string }> {
     const res = await createBlog(t, sub, body);
     return { blog: res.body, etag: res.headers.etag };
   }
@@ -155,7 +148,7 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
       await expectRefused(() => remove(blog.id), 404);
       await expectRefused(() => patch(blog.id, { title: 'back?' }), 404);
       await expectRefused(
-        () => t.http.put(`${BLOGS}/${blog.id}`).set('Authorization', bearer(alice)).send(input()),
+        () => t.http.put(`${BLOGS}/${blog.id}`).set('Authorization', bearer(alice)).send(distinctBlogInput()),
         404,
       );
     });
@@ -225,7 +218,9 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
 
       const results = await Promise.all([
         ...doomed.map(({ blog }) => remove(blog.id)),
-        ...Array.from({ length: 15 }, () => t.http.post(BLOGS).set('Authorization', bearer(alice)).send(input())),
+        ...Array.from({ length: 15 }, () =>
+          t.http.post(BLOGS).set('Authorization', bearer(alice)).send(distinctBlogInput()),
+        ),
       ]);
 
       expect(results.map((res) => res.status)).toEqual([
@@ -269,7 +264,7 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
 
     it('a patch of all three fields sets them all', async () => {
       const { blog } = await create();
-      const changes = input('all three');
+      const changes = distinctBlogInput('all three');
       const res = await patch(blog.id, changes).expect(200);
       expect(res.body).toEqual({ ...blog, ...changes, updatedAt: res.body.updatedAt });
       await expect(storedBlog(t, blog.id)).resolves.toMatchObject(changes);
@@ -343,7 +338,7 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
             request()
               .set('Authorization', bearer(alice))
               .set('Content-Type', MERGE_PATCH)
-              .send(JSON.stringify(input())),
+              .send(JSON.stringify(distinctBlogInput())),
           415,
         );
         expect(messagesOf(res)).toEqual(['Content-Type must be application/json (optionally with charset=utf-8)']);

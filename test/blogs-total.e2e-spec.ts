@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
-import { CreateBlogs1795323623852 } from '../src/database/migrations/1795323623852-CreateBlogs';
+import { CreateBlogs1795323623852 } from '../src/blogs/migrations/1795323623852-CreateBlogs';
 import { BLOGS, BODY, bearer, BlogListBody } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 import { createTestDatabase, E2E_ENV } from './support/test-database';

@@ -1,4 +1,3 @@
-import type { TestingModule } from '@nestjs/testing';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -6,37 +5,32 @@ import { Blog } from '../src/blogs/blog.entity';
 import { BlogsRepository } from '../src/blogs/blogs.repository';
 import { databaseConfig } from '../src/config/database.config';
 import { SLOW_LANE, StatementRunner } from '../src/database/statement-runner';
-import { compileRepositoryModule } from './support/repository-module';
-import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
+import { useRepositoryModule } from './support/repository-module';
+import { E2E_ENV } from './support/test-database';
 
 const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
 
 describe('BlogsRepository on the real database', () => {
-  let database: TestDatabase;
-  let moduleRef: TestingModule;
+  const db = useRepositoryModule();
   let repository: BlogsRepository;
   let dataSource: DataSource;
+  /** A blog of `alice` stored before each test. */
+  let created: Blog;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    moduleRef = await compileRepositoryModule(database);
-    repository = moduleRef.get(BlogsRepository);
-    dataSource = moduleRef.get(DataSource);
+  beforeAll(() => {
+    ({ repository, dataSource } = db);
   });
 
-  afterAll(async () => {
-    await moduleRef?.close();
-    await database?.drop();
+  beforeEach(async () => {
+    await dataSource.query('TRUNCATE "blogs"');
+    created = await repository.insert(input(1), 'alice');
   });
-
-  beforeEach(() => dataSource.query('TRUNCATE "blogs"'));
 
   // The embedded database has one session and no statement names.
   (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
     'sends its statements named, parsed once per connection, unless DATABASE_PREPARED_STATEMENTS is false',
     async () => {
-      const { preparedStatements } = moduleRef.get<{ preparedStatements: boolean }>(databaseConfig.KEY);
-      const created = await repository.insert(input(1), 'alice');
+      const { preparedStatements } = db.moduleRef.get<{ preparedStatements: boolean }>(databaseConfig.KEY);
       await repository.findById(created.id, 'primary');
 
       // Every connection of the primary's pool at once, each asked what its session has prepared.
@@ -60,7 +54,7 @@ describe('BlogsRepository on the real database', () => {
   (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
     'runs a slow-lane read with its own statement_timeout and no parallel workers, for its transaction only',
     async () => {
-      const sql = moduleRef.get(StatementRunner);
+      const sql = db.moduleRef.get(StatementRunner);
       const SETTINGS = {
         name: 'test.settings',
         text: `SELECT current_setting('statement_timeout') AS "timeout",
@@ -80,8 +74,6 @@ describe('BlogsRepository on the real database', () => {
   );
 
   it('insert stores the blog with id, equal timestamps and version 1, and findById reads it back', async () => {
-    const created = await repository.insert(input(1), 'alice');
-
     expect(created).toBeInstanceOf(Blog);
     expect(created).toMatchObject({ ...input(1), ownerSub: 'alice', version: 1 });
     expect(created.id).toBeGreaterThan(0);
@@ -92,8 +84,8 @@ describe('BlogsRepository on the real database', () => {
   });
 
   it('findPage gives newest first with the exact total, from either end of the list', async () => {
-    const ids: number[] = [];
-    for (let n = 0; n < 7; n += 1) ids.push((await repository.insert(input(n), 'alice')).id);
+    const ids: number[] = [created.id];
+    for (let n = 1; n < 7; n += 1) ids.push((await repository.insert(input(n), 'alice')).id);
     const newestFirst = [...ids].reverse();
 
     const pages = await Promise.all([0, 2, 4, 6, 7, 50].map((offset) => repository.findPage(3, offset)));
@@ -112,12 +104,12 @@ describe('BlogsRepository on the real database', () => {
   });
 
   it('findPage of an empty table is empty with total 0', async () => {
+    await dataSource.query('TRUNCATE "blogs"');
+
     await expect(repository.findPage(10, 0)).resolves.toEqual({ items: [], total: 0 });
   });
 
   it('update replaces the fields, moves updatedAt forward and increments version', async () => {
-    const created = await repository.insert(input(1), 'alice');
-
     const first = await repository.update(created.id, input(2), 'alice');
     const second = await repository.update(created.id, input(2), undefined);
 
@@ -139,8 +131,6 @@ describe('BlogsRepository on the real database', () => {
     ['another excluded version', 'alice', { noneMatch: [2] }, true],
     ['match and exclusion of the same version', undefined, { match: [1], noneMatch: [1] }, false],
   ])('update with %s (owner %s, versions %j) changes the row: %s', async (_name, owner, versions, changes) => {
-    const created = await repository.insert(input(1), 'alice');
-
     const updated = await repository.update(created.id, input(2), owner, versions);
 
     expect(updated === null).toBe(!changes);
@@ -152,8 +142,6 @@ describe('BlogsRepository on the real database', () => {
   });
 
   it('update with some fields sets those and keeps the others, moving updatedAt and version as a replacement does', async () => {
-    const created = await repository.insert(input(1), 'alice');
-
     const updated = await repository.update(created.id, { content: 'New content' }, 'alice');
 
     expect(updated).toMatchObject({ title: 'Title 1', content: 'New content', author: 'Author 1', version: 2 });
@@ -170,16 +158,15 @@ describe('BlogsRepository on the real database', () => {
   }
 
   it('delete removes the row and the counter follows; a second delete finds nothing', async () => {
-    const kept = await repository.insert(input(1), 'alice');
-    const created = await repository.insert(input(2), 'alice');
+    const doomed = await repository.insert(input(2), 'alice');
     await expect(counts()).resolves.toEqual({ rows: 2, counter: 2 });
 
-    await expect(repository.delete(created.id, 'alice')).resolves.toBe(true);
+    await expect(repository.delete(doomed.id, 'alice')).resolves.toBe(true);
 
-    await expect(repository.findById(created.id)).resolves.toBeNull();
-    await expect(repository.findById(kept.id)).resolves.toEqual(kept);
+    await expect(repository.findById(doomed.id)).resolves.toBeNull();
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
     await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
-    await expect(repository.delete(created.id, 'alice')).resolves.toBe(false);
+    await expect(repository.delete(doomed.id, 'alice')).resolves.toBe(false);
     await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
   });
 
@@ -193,8 +180,6 @@ describe('BlogsRepository on the real database', () => {
     ['an excluded version', 'alice', { noneMatch: [1] }, false],
     ['another excluded version', 'alice', { noneMatch: [2] }, true],
   ])('delete with %s (owner %s, versions %j) deletes: %s', async (_name, owner, versions, deletes) => {
-    const created = await repository.insert(input(1), 'alice');
-
     await expect(repository.delete(created.id, owner, versions)).resolves.toBe(deletes);
     await expect(repository.findById(created.id)).resolves.toEqual(deletes ? null : created);
     await expect(counts()).resolves.toEqual(deletes ? { rows: 0, counter: 0 } : { rows: 1, counter: 1 });

@@ -4,7 +4,6 @@ import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { mintToken } from '../src/auth/token-minter';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATION_LOCK_APPLICATION_NAME, MIGRATION_LOCK_KEY } from '../src/database/run-migrations';
 import { BLOGS, BlogBody, bearer, blogInput, expectJsonError, INT4_MAX, sleep } from './support/blog-api';
 import { applySessionSettings, pgBouncerUnavailableReason, ThrowawayPgBouncer } from './support/pgbouncer';
@@ -12,6 +11,7 @@ import { childEnvironment, cleanUpServiceProcesses, freePort, ServiceProcess } f
 import { createTestApp, TestApp } from './support/test-app';
 import { adminQuery, E2E_ENV, TestDatabase, withDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
+import { migrationNames } from './support/migrations';
 
 // The service behind PgBouncer 1.18 in transaction pooling mode (DATABASE_POOLER=pgbouncer): a PgBouncer of the
 // test's own in front of the run's PostgreSQL server (or, on embedded runs, a throwaway cluster), whose server
@@ -25,9 +25,11 @@ const SECRET = 'pgbouncer-e2e-secret-0123456789abcdefghijklmnopq';
 /** PgBouncer's `default_pool_size` here: far fewer server connections than the two apps' clients. */
 const POOL_SIZE = 3;
 
-const MIGRATION_NAMES: readonly string[] = (
-  buildDataSourceOptions({ url: 'postgres://unused', dataDir: '' }).migrations as (new () => { name?: string })[]
-).map((Migration) => new Migration().name ?? Migration.name);
+let MIGRATION_NAMES: readonly string[];
+
+beforeAll(async () => {
+  MIGRATION_NAMES = await migrationNames();
+});
 
 // Processes (ts-node), two apps and 2 s statement timeouts: minutes on a busy machine.
 jest.setTimeout(180_000);

@@ -2,13 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { STATUS_CODES, Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { mintToken } from '../src/auth/token-minter';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATION_LOCK_APPLICATION_NAME, MIGRATION_LOCK_KEY } from '../src/database/run-migrations';
 import { BlogInput, BLOGS, sleep } from './support/blog-api';
 import { buildService, cleanUpServiceProcesses, Exchange, ServiceProcess } from './support/service-process';
 import { createTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
+import { migrationNames } from './support/migrations';
 
 // The service as a real process (`node dist/main.js`, built from the sources) under load, with
 // real signals and a real PostgreSQL cluster of the test's own that is crashed and restarted:
@@ -17,9 +17,11 @@ import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/t
 // Measured figures are printed (console.log) for docs/reliability.md.
 
 /** Every migration of the service, in order: what a fresh database must end up with, once each. */
-const MIGRATION_NAMES: readonly string[] = (
-  buildDataSourceOptions({ url: 'postgres://unused', dataDir: '' }).migrations as (new () => { name?: string })[]
-).map((Migration) => new Migration().name ?? Migration.name);
+let MIGRATION_NAMES: readonly string[];
+
+beforeAll(async () => {
+  MIGRATION_NAMES = await migrationNames();
+});
 
 const SECRET = 'process-e2e-secret-0123456789abcdefghijklmnopqrst';
 const BOUND_MS = 5_000;

@@ -4,7 +4,7 @@ import { authConfig } from '../config/auth.config';
 import { mintToken } from './token-minter';
 
 /** Subject and lifetime of the token logged when the service runs with a generated secret: an ordinary user, no scope. */
-export const DEV_TOKEN = { sub: 'dev', ttl: '12h' } as const;
+const DEV_TOKEN = { sub: 'dev', ttl: '12h' } as const;
 
 /** Logs a ready-to-use token when the secret was generated (no one else can mint for it). */
 @Injectable()

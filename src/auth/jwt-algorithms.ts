@@ -22,7 +22,7 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export const MIN_JWT_SECRET_BYTES = 32;
 
 /** The keys a configuration has: an HMAC secret and/or the identity provider's JWK Set. */
-export interface JwtKeys {
+interface JwtKeys {
   readonly secret?: string;
   readonly jwksUri?: string;
 }

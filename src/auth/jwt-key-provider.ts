@@ -8,9 +8,9 @@ import type { JwtConfig } from '../config/auth.config';
 import { isHmacAlgorithm } from './jwt-algorithms';
 
 /** How long a fetched JWK Set is used before it is fetched again, in ms. */
-export const JWKS_MAX_AGE_MS = 10 * 60_000;
+const JWKS_MAX_AGE_MS = 10 * 60_000;
 /** Time limit of one JWK Set fetch, in ms. */
-export const JWKS_FETCH_TIMEOUT_MS = 3_000;
+const JWKS_FETCH_TIMEOUT_MS = 3_000;
 
 type KeyCallback = (error: unknown, key?: string | Buffer) => void;
 
@@ -23,7 +23,7 @@ export function hmacKey(secret: string): Buffer {
  * The identity provider's JWK Set (RFC 7517 §5): fetched on first use, when older than
  * {@link JWKS_MAX_AGE_MS}, and for a `kid` it lacks — at most once per cooldown, shared by all callers.
  */
-export class RemoteJwkSet {
+class RemoteJwkSet {
   private keys?: ReturnType<typeof createLocalJWKSet>;
   private fetchedAt = -Infinity;
   private attemptedAt = -Infinity;

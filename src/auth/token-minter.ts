@@ -9,7 +9,7 @@ export interface MintTokenOptions {
 }
 
 /** Signing settings: the secret, issuer and audience the service verifies with. */
-export interface MintKey {
+interface MintKey {
   readonly secret: string;
   readonly issuer?: string;
   readonly audience?: string;

@@ -3,13 +3,18 @@ import { Test } from '@nestjs/testing';
 import { createHmac } from 'node:crypto';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
-import { BlogListCursors, CURSOR_SYNTAX } from './blog-list-cursor';
+import { CURSOR_SYNTAX, CursorSigner } from '../common/paging/cursor-signer';
+import { BlogListCursors } from './blog-list-cursor';
 
 const KEY = 'cursor-test-key-0123456789abcdefghij';
 
 async function cursorsWith(secret: string): Promise<BlogListCursors> {
   const moduleRef = await Test.createTestingModule({
-    providers: [BlogListCursors, { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: secret }) }],
+    providers: [
+      BlogListCursors,
+      CursorSigner,
+      { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: secret }) },
+    ],
   }).compile();
   return moduleRef.get(BlogListCursors);
 }

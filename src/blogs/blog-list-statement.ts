@@ -8,7 +8,7 @@ export function blogColumns(withContent: boolean): string {
 }
 
 /** A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches. */
-export interface BoundStatement {
+interface BoundStatement {
   readonly statement: PreparedStatement;
   readonly values: unknown[];
   readonly lane: StatementLane;

@@ -11,15 +11,3 @@ export function rewriteBlogPathAliases(request: Request, _response: Response, ne
   if (BLOG_PATH_ALIAS.test(request.url)) request.url = request.url.replace(BLOG_PATH_ALIAS, BLOGS_PATH);
   next();
 }
-
-/**
- * The `Link` header value (RFC 8288) of the page after a list answer: the canonical path with the
- * request's parameters, `cursor` in place of `offset` (and of an earlier cursor).
- */
-export function nextPageLink(requestUrl: string, cursor: string): string {
-  const query = new URLSearchParams(requestUrl.split('?')[1] ?? '');
-  query.delete('offset');
-  query.delete('cursor');
-  query.append('cursor', cursor);
-  return `<${BLOGS_PATH}?${query.toString()}>; rel="next"`;
-}

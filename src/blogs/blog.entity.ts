@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** The text of a blog that full-text search matches: `title` and `content`, split into words by the `simple` configuration. */
-export const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "content")`;
+const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "content")`;
 
 /**
  * A blog entry. Timestamps are `timestamptz(3)` (the API's millisecond precision) from the database clock.

@@ -16,13 +16,28 @@ import {
 } from '@nestjs/swagger';
 import { INT4_MAX } from '../common/canonical-integer';
 import { bodyMediaTypes } from '../common/http/json-content-type';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
+
+/** The error answers of the blog operations: the shared ones and the blogs' 403, 404 and 412. */
+const ApiErrorResponses = defineApiErrorResponses({
+  403: {
+    description: 'The token is valid but its subject may not do this.',
+    example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
+  },
+  404: { description: 'No blog has this id.', example: 'Blog 42 not found' },
+  412: {
+    description:
+      'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
+      '`ETag` was read. Nothing was changed.',
+    example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
+  },
+});
 
 const READ_ACCESS_NOTE =
   'No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required ' +

@@ -1,5 +1,6 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { expectHttpError } from '../../test/support/http-error';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import type { Blog } from './blog.entity';
@@ -132,8 +133,11 @@ describe('BlogsController', () => {
   });
 
   it('update answers 400 for a malformed If-Match without asking the service', async () => {
-    await expect(controller.update(7, input, alice, 'not-a-tag', undefined, res())).rejects.toThrow(
-      new BadRequestException('If-Match must be * or a comma-separated list of quoted entity tags'),
+    await expectHttpError(
+      controller.update(7, input, alice, 'not-a-tag', undefined, res()),
+      BadRequestException,
+      400,
+      'If-Match must be * or a comma-separated list of quoted entity tags',
     );
     expect(service.update).not.toHaveBeenCalled();
   });
@@ -151,8 +155,11 @@ describe('BlogsController', () => {
   });
 
   it('patch answers 400 for a malformed If-None-Match without asking the service', async () => {
-    await expect(controller.patch(7, { author: 'A' }, alice, undefined, 'W/', res())).rejects.toThrow(
-      new BadRequestException('If-None-Match must be * or a comma-separated list of quoted entity tags'),
+    await expectHttpError(
+      controller.patch(7, { author: 'A' }, alice, undefined, 'W/', res()),
+      BadRequestException,
+      400,
+      'If-None-Match must be * or a comma-separated list of quoted entity tags',
     );
     expect(service.update).not.toHaveBeenCalled();
   });

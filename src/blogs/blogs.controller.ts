@@ -1,5 +1,4 @@
 import {
-  Body,
   Controller,
   Delete,
   Get,
@@ -12,19 +11,19 @@ import {
   Query,
   Req,
   Res,
-  UseInterceptors,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
-import { JsonBodyInterceptor } from '../common/http/json-body.interceptor';
+import { parseWritePreconditions } from '../common/http/entity-tag-condition';
+import { IdParam } from '../common/http/id-param.decorator';
+import { JsonBody } from '../common/http/json-body.decorator';
+import { versionedEntityTag } from '../common/http/versioned-entity-tag';
+import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
-import { blogEntityTag } from './blog-entity-tag';
-import { BlogIdParam } from './blog-id.decorator';
 import { BLOG_RESPONSE_FIELDS, parseFieldList } from './blog-list';
-import { BLOGS_PATH, nextPageLink } from './blog-paths';
+import { BLOGS_PATH } from './blog-paths';
 import {
   ApiBlogs,
   ApiCreateBlog,
@@ -34,7 +33,8 @@ import {
   ApiPatchBlog,
   ApiUpdateBlog,
 } from './blogs.api-docs';
-import { BlogsService, WritePreconditions } from './blogs.service';
+import { BlogChanges } from './blogs.repository';
+import { BlogsService } from './blogs.service';
 import { BlogListResponse, BlogResponse, toBlogListItem, toBlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
@@ -61,92 +61,82 @@ export class BlogsController {
   ): Promise<BlogListResponse> {
     const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
     const page = await this.blogs.list({ ...query, withContent: fields.includes('content') });
-    if (page.nextCursor !== null) response.setHeader('Link', nextPageLink(request.url, page.nextCursor));
-    return {
-      data: page.items.map((blog) => toBlogListItem(blog, fields)),
-      total: page.total,
-      limit: query.limit,
-      offset: page.offset,
-      nextCursor: page.nextCursor,
-    };
+    linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
+    return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, fields));
   }
 
   @Get(':id')
   @ReadAccess()
   @ApiGetBlog()
-  async findOne(@BlogIdParam() id: number, @Res({ passthrough: true }) response: Response): Promise<BlogResponse> {
+  async findOne(@IdParam('id') id: number, @Res({ passthrough: true }) response: Response): Promise<BlogResponse> {
     const blog = await this.blogs.findOne(id);
-    response.setHeader('ETag', blogEntityTag(blog));
+    response.setHeader('ETag', versionedEntityTag(blog));
     return toBlogResponse(blog);
   }
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @UseInterceptors(JsonBodyInterceptor)
   @ApiCreateBlog()
   async create(
-    @Body() body: CreateBlogDto,
+    @JsonBody() body: CreateBlogDto,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
     const blog = await this.blogs.create(body, principal.sub);
     response.location(`${BLOGS_PATH}/${blog.id}`);
-    response.setHeader('ETag', blogEntityTag(blog));
+    response.setHeader('ETag', versionedEntityTag(blog));
     return toBlogResponse(blog);
   }
 
   @Put(':id')
-  @UseInterceptors(JsonBodyInterceptor)
   @ApiUpdateBlog()
-  async update(
-    @BlogIdParam() id: number,
-    @Body() body: UpdateBlogDto,
+  update(
+    @IdParam('id') id: number,
+    @JsonBody() body: UpdateBlogDto,
     @CurrentPrincipal() principal: Principal,
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    const blog = await this.blogs.update(id, body, principal, writePreconditions(ifMatch, ifNoneMatch));
-    response.setHeader('ETag', blogEntityTag(blog));
-    return toBlogResponse(blog);
+    return this.write(id, body, principal, ifMatch, ifNoneMatch, response);
   }
 
   @Patch(':id')
-  @UseInterceptors(JsonBodyInterceptor)
   @ApiPatchBlog()
-  async patch(
-    @BlogIdParam() id: number,
-    @Body(NonEmptyBodyPipe) body: PatchBlogDto,
+  patch(
+    @IdParam('id') id: number,
+    @JsonBody(NonEmptyBodyPipe) body: PatchBlogDto,
     @CurrentPrincipal() principal: Principal,
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    const blog = await this.blogs.update(id, body, principal, writePreconditions(ifMatch, ifNoneMatch));
-    response.setHeader('ETag', blogEntityTag(blog));
-    return toBlogResponse(blog);
+    return this.write(id, body, principal, ifMatch, ifNoneMatch, response);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiDeleteBlog()
   async remove(
-    @BlogIdParam() id: number,
+    @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
   ): Promise<void> {
-    await this.blogs.remove(id, principal, writePreconditions(ifMatch, ifNoneMatch));
+    await this.blogs.remove(id, principal, parseWritePreconditions(ifMatch, ifNoneMatch));
   }
-}
 
-/**
- * Parses the `If-Match` / `If-None-Match` values of a write, after its body was validated.
- * @throws BadRequestException (400) naming the header, for a malformed value.
- */
-function writePreconditions(ifMatch: string | undefined, ifNoneMatch: string | undefined): WritePreconditions {
-  return {
-    ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
-    ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
-  };
+  /** PUT and PATCH: sets `changes` (all fields, or some) under the preconditions; answers the blog and its new ETag. */
+  private async write(
+    id: number,
+    changes: BlogChanges,
+    principal: Principal,
+    ifMatch: string | undefined,
+    ifNoneMatch: string | undefined,
+    response: Response,
+  ): Promise<BlogResponse> {
+    const blog = await this.blogs.update(id, changes, principal, parseWritePreconditions(ifMatch, ifNoneMatch));
+    response.setHeader('ETag', versionedEntityTag(blog));
+    return toBlogResponse(blog);
+  }
 }

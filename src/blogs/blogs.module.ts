@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { BlogCount } from './blog-count.entity';
 import { BlogListCursors } from './blog-list-cursor';
@@ -12,6 +13,6 @@ import { BlogsService } from './blogs.service';
 @Module({
   imports: [DatabaseModule, TypeOrmModule.forFeature([Blog, BlogCount])],
   controllers: [BlogsController],
-  providers: [BlogsService, BlogsRepository, BlogListCursors],
+  providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
 })
 export class BlogsModule {}

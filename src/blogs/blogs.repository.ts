@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import type { VersionCondition } from '../common/http/versioned-entity-tag';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
 import { blogColumns, blogListStatement } from './blog-list-statement';
@@ -8,7 +9,7 @@ import { Blog } from './blog.entity';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
 /** One page of blogs, newest first, and the exact number of all blogs in the same snapshot. */
-export interface BlogPage {
+interface BlogPage {
   readonly items: readonly Blog[];
   readonly total: number;
 }
@@ -30,14 +31,8 @@ export interface BlogListQuery {
 }
 
 /** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
-export interface BlogListPage extends BlogPage {
+interface BlogListPage extends BlogPage {
   readonly more: boolean;
-}
-
-/** Versions a write may change (RFC 9110 §13): only `match` (`If-Match`), none of `noneMatch` (`If-None-Match`). */
-export interface VersionCondition {
-  readonly match?: readonly number[];
-  readonly noneMatch?: readonly number[];
 }
 
 // Named prepared statements where the Repository API measured slower on a hot path (docs/performance.md, "Data access").
@@ -96,7 +91,7 @@ const DELETE: PreparedStatement = { name: 'blogs.delete', text: `DELETE FROM "bl
 type Row = Record<string, unknown>;
 
 /** Where a read goes: a replica within its lag bound (else the primary), or the primary, which has every write. */
-export type ReadSource = 'replica' | 'primary';
+type ReadSource = 'replica' | 'primary';
 
 /**
  * Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. Reads go to the

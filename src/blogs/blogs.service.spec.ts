@@ -6,9 +6,11 @@ import {
   PreconditionFailedException,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { expectHttpError } from '../../test/support/http-error';
 import type { Principal } from '../auth/principal';
 import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
+import { CursorSigner } from '../common/paging/cursor-signer';
 import { BlogListCursors } from './blog-list-cursor';
 import type { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
@@ -58,6 +60,7 @@ describe('BlogsService', () => {
       providers: [
         BlogsService,
         BlogListCursors,
+        CursorSigner,
         { provide: BlogsRepository, useValue: repository },
         { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
       ],
@@ -196,8 +199,8 @@ describe('BlogsService', () => {
     });
 
     it('throws NotFoundException (404) naming the id when there is no such blog', async () => {
-      repository.findById.mockResolvedValueOnce(undefined);
-      await expect(service.findOne(42)).rejects.toThrow(new NotFoundException('Blog 42 not found'));
+      repository.findById.mockResolvedValueOnce(null);
+      await expectHttpError(service.findOne(42), NotFoundException, 404, 'Blog 42 not found');
     });
   });
 
@@ -232,13 +235,13 @@ describe('BlogsService', () => {
     });
 
     it('throws NotFoundException (404) when the UPDATE changed nothing and the blog does not exist', async () => {
-      repository.update.mockResolvedValueOnce(undefined);
-      repository.findById.mockResolvedValueOnce(undefined);
+      repository.update.mockResolvedValueOnce(null);
+      repository.findById.mockResolvedValueOnce(null);
       await expect(service.update(7, input, bob)).rejects.toThrow(NotFoundException);
     });
 
     it('throws ForbiddenException (403) when the UPDATE changed nothing and the blog is someone else’s', async () => {
-      repository.update.mockResolvedValueOnce(undefined);
+      repository.update.mockResolvedValueOnce(null);
       repository.findById.mockResolvedValueOnce(makeBlog());
       await expect(service.update(7, input, bob)).rejects.toThrow(ForbiddenException);
       expect(repository.update).toHaveBeenCalledWith(7, input, 'bob', { match: undefined, noneMatch: undefined });
@@ -250,7 +253,7 @@ describe('BlogsService', () => {
     ])(
       'throws InternalServerErrorException (500) when the UPDATE changed nothing for %s of an existing blog',
       async (_who, principal) => {
-        repository.update.mockResolvedValueOnce(undefined);
+        repository.update.mockResolvedValueOnce(null);
         repository.findById.mockResolvedValueOnce(makeBlog());
         await expect(service.update(7, input, principal)).rejects.toThrow(InternalServerErrorException);
       },
@@ -270,7 +273,7 @@ describe('BlogsService', () => {
       });
 
       it('If-Match naming no version of this blog: the UPDATE may change none (an empty list, not "any")', async () => {
-        repository.update.mockResolvedValueOnce(undefined);
+        repository.update.mockResolvedValueOnce(null);
         repository.findById.mockResolvedValueOnce(makeBlog());
         await expect(service.update(7, input, alice, ifMatch('W/"7-3", "8-3"'))).rejects.toThrow(
           PreconditionFailedException,
@@ -297,22 +300,23 @@ describe('BlogsService', () => {
       });
 
       it('no row changed with a precondition: 412 naming the blog, when it exists and the principal may update it', async () => {
-        repository.update.mockResolvedValueOnce(undefined);
+        repository.update.mockResolvedValueOnce(null);
         repository.findById.mockResolvedValueOnce(makeBlog());
-        await expect(service.update(7, input, admin, ifMatch('"7-2"'))).rejects.toThrow(
-          new PreconditionFailedException(
-            'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
-          ),
+        await expectHttpError(
+          service.update(7, input, admin, ifMatch('"7-2"')),
+          PreconditionFailedException,
+          412,
+          'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
         );
       });
 
       it('404 and 403 come before 412', async () => {
-        repository.update.mockResolvedValue(undefined);
-        repository.findById.mockResolvedValueOnce(undefined);
+        repository.update.mockResolvedValue(null);
+        repository.findById.mockResolvedValueOnce(null);
         await expect(service.update(7, input, alice, ifMatch('"7-2"'))).rejects.toThrow(NotFoundException);
         repository.findById.mockResolvedValueOnce(makeBlog({ ownerSub: 'alice' }));
         await expect(service.update(7, input, bob, ifMatch('"7-2"'))).rejects.toThrow(ForbiddenException);
-        repository.findById.mockResolvedValueOnce(undefined);
+        repository.findById.mockResolvedValueOnce(null);
         await expect(service.update(7, input, alice, ifNoneMatch('*'))).rejects.toThrow(NotFoundException);
       });
     });
@@ -339,8 +343,8 @@ describe('BlogsService', () => {
 
       it('chooses 404, 403 and 412 as for a replacement', async () => {
         const changes = { author: 'Mallory' };
-        repository.update.mockResolvedValue(undefined);
-        repository.findById.mockResolvedValueOnce(undefined);
+        repository.update.mockResolvedValue(null);
+        repository.findById.mockResolvedValueOnce(null);
         await expect(service.update(7, changes, alice)).rejects.toThrow(NotFoundException);
         repository.findById.mockResolvedValueOnce(makeBlog());
         await expect(service.update(7, changes, bob)).rejects.toThrow(ForbiddenException);
@@ -372,17 +376,18 @@ describe('BlogsService', () => {
     it('throws NotFoundException (404) naming the id when the DELETE deleted nothing and the blog does not exist', async () => {
       repository.delete.mockResolvedValueOnce(false);
       repository.findById.mockResolvedValueOnce(null);
-      await expect(service.remove(42, alice)).rejects.toThrow(new NotFoundException('Blog 42 not found'));
+      await expectHttpError(service.remove(42, alice), NotFoundException, 404, 'Blog 42 not found');
       expect(repository.findById).toHaveBeenCalledWith(42, 'primary');
     });
 
     it('throws ForbiddenException (403) saying who may delete, when the blog is someone else’s', async () => {
       repository.delete.mockResolvedValueOnce(false);
       repository.findById.mockResolvedValueOnce(makeBlog());
-      await expect(service.remove(7, bob)).rejects.toThrow(
-        new ForbiddenException(
-          'Only the owner of this blog (the token subject that created it) or a blogs:admin token may delete it',
-        ),
+      await expectHttpError(
+        service.remove(7, bob),
+        ForbiddenException,
+        403,
+        'Only the owner of this blog (the token subject that created it) or a blogs:admin token may delete it',
       );
       expect(repository.delete).toHaveBeenCalledWith(7, 'bob', { match: undefined, noneMatch: undefined });
     });
@@ -395,8 +400,11 @@ describe('BlogsService', () => {
       async (_who, principal) => {
         repository.delete.mockResolvedValueOnce(false);
         repository.findById.mockResolvedValueOnce(makeBlog());
-        await expect(service.remove(7, principal)).rejects.toThrow(
-          new InternalServerErrorException('The blog was not deleted'),
+        await expectHttpError(
+          service.remove(7, principal),
+          InternalServerErrorException,
+          500,
+          'The blog was not deleted',
         );
       },
     );
@@ -424,10 +432,11 @@ describe('BlogsService', () => {
     it('a precondition that does not hold: 412 naming the blog, when it exists and the principal may delete it', async () => {
       repository.delete.mockResolvedValueOnce(false);
       repository.findById.mockResolvedValueOnce(makeBlog());
-      await expect(service.remove(7, admin, ifMatch('"7-2"'))).rejects.toThrow(
-        new PreconditionFailedException(
-          'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
-        ),
+      await expectHttpError(
+        service.remove(7, admin, ifMatch('"7-2"')),
+        PreconditionFailedException,
+        412,
+        'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
       );
     });
 

@@ -1,21 +1,18 @@
-import {
-  BadRequestException,
-  ForbiddenException,
-  HttpException,
-  Injectable,
-  InternalServerErrorException,
-  NotFoundException,
-  PreconditionFailedException,
-} from '@nestjs/common';
+import { BadRequestException, HttpException, Injectable } from '@nestjs/common';
 import { BLOGS_ADMIN_SCOPE, Principal } from '../auth/principal';
-import type { EntityTagCondition } from '../common/http/entity-tag-condition';
-import { versionsNamed } from './blog-entity-tag';
+import type { WritePreconditions } from '../common/http/entity-tag-condition';
+import { versionCondition } from '../common/http/versioned-entity-tag';
+import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import type { ListPage } from '../common/paging/list-envelope';
+import { PAGING } from '../common/paging/paging-query';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
 import type { Blog } from './blog.entity';
-import { BlogChanges, BlogsRepository, VersionCondition } from './blogs.repository';
+import { BlogChanges, BlogsRepository } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
-import { PAGING } from './dto/list-blogs-query.dto';
+
+/** How the errors of the blog resource name it. */
+const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** The owner a principal's write must match: none for a `blogs:admin` token, else its `sub`. */
 export function requiredOwner(principal: Principal): string | undefined {
@@ -30,15 +27,9 @@ function filtersOf(request: BlogFilters): BlogFilters {
 }
 
 /** Where the page after `blog` starts in the order `sort`. */
-function positionOf(blog: Blog, sort: BlogSort): BlogListPosition {
+function positionAfter(blog: Blog, sort: BlogSort): BlogListPosition {
   const { field } = sortOrder(sort);
   return field === 'id' ? { id: blog.id } : { id: blog.id, value: blog[field] };
-}
-
-/** The parsed `If-Match` and `If-None-Match` of a conditional write (RFC 9110 §13.1). */
-export interface WritePreconditions {
-  readonly ifMatch?: EntityTagCondition;
-  readonly ifNoneMatch?: EntityTagCondition;
 }
 
 /** A list request: filters, order, and where the page starts (`offset`, or `cursor`, never both). */
@@ -49,14 +40,6 @@ export interface BlogListRequest extends BlogFilters {
   readonly cursor?: string;
   /** Whether the blogs need their `content` (the one large field). */
   readonly withContent: boolean;
-}
-
-/** A page of the list with the exact total of the matching blogs, its offset (null after a cursor) and the next cursor. */
-export interface BlogList {
-  readonly items: readonly Blog[];
-  readonly total: number;
-  readonly offset: number | null;
-  readonly nextCursor: string | null;
 }
 
 /** The rules of the blog resource: list, existence, ownership and preconditions. */
@@ -73,7 +56,7 @@ export class BlogsService {
    * @throws BadRequestException naming `q` when it has no word to search for, or `cursor` when it does
    *   not continue this list.
    */
-  async list(request: BlogListRequest): Promise<BlogList> {
+  async list(request: BlogListRequest): Promise<ListPage<Blog>> {
     const { limit, sort, cursor, withContent } = request;
     const filters = filtersOf(request);
     if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
@@ -97,14 +80,14 @@ export class BlogsService {
       items: page.items,
       total: page.total,
       offset: after === undefined ? offset : null,
-      nextCursor: page.more && last ? this.cursors.encode(sort, filters, positionOf(last, sort)) : null,
+      nextCursor: page.more && last ? this.cursors.encode(sort, filters, positionAfter(last, sort)) : null,
     };
   }
 
   /** @throws NotFoundException when no blog has this id. */
   async findOne(id: number): Promise<Blog> {
     const blog = await this.blogs.findById(id);
-    if (!blog) throw new NotFoundException(`Blog ${id} not found`);
+    if (!blog) throw notFound(BLOG, id);
     return blog;
   }
 
@@ -147,34 +130,11 @@ export class BlogsService {
   private async refusal(
     id: number,
     owner: string | undefined,
-    { ifMatch, ifNoneMatch }: WritePreconditions,
+    preconditions: WritePreconditions,
     action: 'update' | 'delete',
   ): Promise<HttpException> {
     // On the primary: a replica may not have the write that made this one fail yet.
     const existing = await this.blogs.findById(id, 'primary');
-    if (!existing) return new NotFoundException(`Blog ${id} not found`);
-    if (owner !== undefined && existing.ownerSub !== owner) {
-      return new ForbiddenException(
-        `Only the owner of this blog (the token subject that created it) or a blogs:admin token may ${action} it`,
-      );
-    }
-    if (ifMatch || ifNoneMatch) {
-      return new PreconditionFailedException(
-        `Blog ${id} has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag`,
-      );
-    }
-    // Only something inside the database (a trigger, a rule) can refuse an allowed, unconditional write.
-    return new InternalServerErrorException(
-      action === 'update' ? 'The update was not stored' : 'The blog was not deleted',
-    );
+    return writeRefusal(BLOG, { id, existing, owner, preconditions, action });
   }
-}
-
-/** The versions of blog `id` a write may change; null when `If-None-Match: *` fails, as for any existing blog. */
-function versionCondition(id: number, { ifMatch, ifNoneMatch }: WritePreconditions): VersionCondition | null {
-  if (ifNoneMatch?.any) return null;
-  return {
-    match: ifMatch && !ifMatch.any ? versionsNamed(id, ifMatch.tags, 'strong') : undefined,
-    noneMatch: ifNoneMatch && !ifNoneMatch.any ? versionsNamed(id, ifNoneMatch.tags, 'weak') : undefined,
-  };
 }

@@ -23,7 +23,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
 ].sort();
 
 /** The configuration of every namespace. */
-export interface Configuration {
+interface Configuration {
   readonly database: DatabaseConfig;
   readonly http: HttpConfig;
   readonly auth: AuthConfig;

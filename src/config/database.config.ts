@@ -13,8 +13,8 @@ import {
 } from './environment';
 
 /** What `DATABASE_URL` leads to: PostgreSQL itself, or PgBouncer in transaction pooling mode. */
-export const DATABASE_POOLERS = ['none', 'pgbouncer'] as const;
-export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
+const DATABASE_POOLERS = ['none', 'pgbouncer'] as const;
+type DatabasePooler = (typeof DATABASE_POOLERS)[number];
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 

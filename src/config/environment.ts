@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsInt, Max, Min, validateSync, ValidationOptions } fro
 import { parseCanonicalInteger } from '../common/canonical-integer';
 
 /** Runtime modes the service knows; `production` turns on the strict checks. */
-export const NODE_ENVS = ['development', 'production', 'test'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
 /** A configuration value was missing or invalid; `message` is one line naming the variable. */

@@ -7,7 +7,7 @@ import { IntegerInRange, readEnvironment, toList, VariableNames } from './enviro
 import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 /** Where the service listens unless `HOST` says otherwise: this machine only. */
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 
 /** A browser origin as the `Origin` header carries it: scheme, host and optional port, no path. */
 const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;

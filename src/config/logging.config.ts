@@ -4,8 +4,8 @@ import { IsIn, IsOptional } from 'class-validator';
 import { emptyToUndefined, NodeEnv, NodeEnvVariables, readEnvironment, VariableNames } from './environment';
 
 /** pino's levels plus `silent` (logs nothing), as `LOG_LEVEL` accepts them. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 class LoggingVariables extends NodeEnvVariables {
   @Transform(emptyToUndefined)

@@ -1,14 +1,17 @@
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/database.config';
 import { createEmbeddedDriver } from './embedded-driver';
-import { CreateBlogs1795323623852 } from './migrations/1795323623852-CreateBlogs';
-import { CountBlogs1795400000000 } from './migrations/1795400000000-CountBlogs';
-import { AddBlogVersion1795400100000 } from './migrations/1795400100000-AddBlogVersion';
-import { AddBlogListIndexes1795400200000 } from './migrations/1795400200000-AddBlogListIndexes';
 import { ReadTimeoutClosingClient } from './read-timeout-closing-client';
 
 /** TypeORM options of the Postgres driver (TypeORM 1.x exports no named type for them). */
 export type PostgresOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
+
+/**
+ * The migrations of every feature module: `src/<module>/migrations/*` (`dist/…/*.js` when built), run in the order of
+ * the timestamps in their class names.
+ */
+const MIGRATIONS = join(__dirname, '..', '*', 'migrations', '*.{ts,js}');
 
 /** Connection pool size against a PostgreSQL server. */
 export const SERVER_POOL_SIZE = 10;
@@ -38,7 +41,7 @@ const STARTUP_PARAMETERS = {
 } as const;
 
 /** What {@link buildDataSourceOptions} reads: a {@link DatabaseConfig}; without `pooler`, a direct connection. */
-export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
+type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
   Partial<Pick<DatabaseConfig, 'pooler' | 'readUrls'>>;
 
 /**
@@ -49,12 +52,7 @@ export type DataSourceSettings = Pick<DatabaseConfig, 'url' | 'dataDir'> &
 export function buildDataSourceOptions(database: DataSourceSettings): PostgresOptions {
   const common = {
     type: 'postgres',
-    migrations: [
-      CreateBlogs1795323623852,
-      CountBlogs1795400000000,
-      AddBlogVersion1795400100000,
-      AddBlogListIndexes1795400200000,
-    ],
+    migrations: [MIGRATIONS],
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
   } as const satisfies PostgresOptions;

@@ -6,7 +6,7 @@ import { PGliteDriver } from 'typeorm-pglite';
 import { SerialPGlitePool } from './serial-pglite-pool';
 
 /** What TypeORM's Postgres driver needs from its `driver` option: a `pg`-style pool class. */
-export interface PgDriverModule {
+interface PgDriverModule {
   readonly Pool: typeof SerialPGlitePool;
 }
 
@@ -84,7 +84,7 @@ export class DataDirLock {
 }
 
 /** Logs and exits with status 1 at once, with no graceful shutdown, when another process took `DATA_DIR` over. */
-export function exitOnLostLock(error: Error): void {
+function exitOnLostLock(error: Error): void {
   new Logger('Database').fatal(`${error.message}; exiting so that two processes never write it`);
   process.exit(1);
 }

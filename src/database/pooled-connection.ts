@@ -2,7 +2,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { isDatabaseUnavailableError } from './database-errors';
 
 /** What a statement gives back: `pg`'s `rowCount`, or the embedded database's `affectedRows`. */
-export interface RawResult {
+interface RawResult {
   readonly rows: Record<string, unknown>[];
   readonly rowCount?: number | null;
   readonly affectedRows?: number;

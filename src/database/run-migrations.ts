@@ -11,7 +11,7 @@ export const MIGRATION_LOCK_KEY = '7092166002975009127';
 export const MIGRATION_LOCK_APPLICATION_NAME = 'blog-service migrations';
 
 /** How long a replica waits for another one's migrations before its start-up attempt fails, in ms. */
-export const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
+const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
 
 /**
  * Runs the pending migrations of `dataSource` in one transaction; on a PostgreSQL server, under the advisory lock

@@ -16,7 +16,7 @@ export interface PreparedStatement {
 }
 
 /** The rows a statement returned, and the rows it changed (`UPDATE`, `DELETE`) or returned. */
-export interface StatementResult<T> {
+interface StatementResult<T> {
   readonly rows: T[];
   readonly rowCount: number;
 }

@@ -3,7 +3,7 @@ import type { INestApplication, LoggerService } from '@nestjs/common';
 import { CLOSE_GRACE_MS } from './shutdown.constants';
 
 /** What {@link drainHttpServer} found: connections cut off when the time ran out, and the drain's duration in ms. */
-export interface DrainResult {
+interface DrainResult {
   readonly cut: number;
   readonly ms: number;
 }
@@ -42,7 +42,7 @@ export function drainHttpServer(server: Server, timeoutMs: number): Promise<Drai
 }
 
 /** Options of {@link enableGracefulShutdown}: drain time in ms, logger, exit function and signals. */
-export interface GracefulShutdownOptions {
+interface GracefulShutdownOptions {
   readonly timeoutMs: number;
   readonly logger: LoggerService;
   /** `process.exit` by default. */

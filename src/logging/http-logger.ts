@@ -6,7 +6,7 @@ import type { LoggingConfig } from '../config/logging.config';
 import { assignRequestId } from './request-id';
 
 /** Paths pino blanks wherever a log object carries them: no credential in a log line. */
-export const REDACTED_PATHS: readonly string[] = [
+const REDACTED_PATHS: readonly string[] = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
@@ -19,14 +19,14 @@ export const REDACTED_PATHS: readonly string[] = [
 const MAX_LOGGED_PATH = 512;
 
 /** What is logged of a request: id, method and path; never headers, query string or body. */
-export interface LoggedRequest {
+interface LoggedRequest {
   readonly id: unknown;
   readonly method: string | undefined;
   readonly url: string;
 }
 
 /** The request as logged, see {@link LoggedRequest}. */
-export function serializeRequest(request: IncomingMessage & { id?: unknown; originalUrl?: string }): LoggedRequest {
+function serializeRequest(request: IncomingMessage & { id?: unknown; originalUrl?: string }): LoggedRequest {
   const raw = request.originalUrl ?? request.url ?? '';
   const queryAt = raw.indexOf('?');
   const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
@@ -38,14 +38,14 @@ export function serializeRequest(request: IncomingMessage & { id?: unknown; orig
 }
 
 /** What is logged of an error: class, message and stack. */
-export interface LoggedError {
+interface LoggedError {
   readonly type: string;
   readonly message: string;
   readonly stack?: string;
 }
 
 /** An error as logged; never its other properties, which may carry request data. */
-export function serializeError(error: Error): LoggedError {
+function serializeError(error: Error): LoggedError {
   return { type: error.name, message: error.message, stack: error.stack };
 }
 
@@ -54,7 +54,7 @@ function levelOf(_request: IncomingMessage, response: ServerResponse, error?: Er
 }
 
 /** The logging configuration, and a stream to write JSON lines to instead of stdout. */
-export interface HttpLoggerOptions extends LoggingConfig {
+interface HttpLoggerOptions extends LoggingConfig {
   readonly destination?: DestinationStream;
 }
 

@@ -3,7 +3,7 @@ import { Gauge, register } from 'prom-client';
 import { DataSource } from 'typeorm';
 
 /** Name of the pool gauge; one series per `state`. */
-export const DB_POOL_CONNECTIONS = 'db_pool_connections';
+const DB_POOL_CONNECTIONS = 'db_pool_connections';
 
 interface PoolCounts {
   readonly totalCount: number;

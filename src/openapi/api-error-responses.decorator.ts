@@ -3,10 +3,18 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
+import { MAX_BODY_BYTES } from '../common/http/json-body.interceptor';
+import { JSON_CHARSET, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-content-type';
 import { ErrorResponse } from './error-response.dto';
 
-/** The error statuses the blog operations answer, each with when it happens and an example message. */
-export const API_ERRORS = {
+/** An error status an operation documents: when it happens, and an example message. */
+interface ApiError {
+  readonly description: string;
+  readonly example: string | readonly string[];
+}
+
+/** The errors of every module's operations; a module declares its own (403, 404, 412, …) with {@link defineApiErrorResponses}. */
+const SHARED_API_ERRORS = {
   400: {
     description:
       'The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / ' +
@@ -19,23 +27,15 @@ export const API_ERRORS = {
       '`Bearer error="invalid_token"` when one was rejected.',
     example: 'A bearer token is required',
   },
-  403: {
-    description: 'The token is valid but its subject may not do this.',
-    example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
+  413: {
+    description: `The body is larger than ${MAX_BODY_BYTES / 2 ** 20} MiB (${MAX_BODY_BYTES.toLocaleString('en-US')} bytes).`,
+    example: 'request entity too large',
   },
-  404: { description: 'No blog has this id.', example: 'Blog 42 not found' },
-  412: {
-    description:
-      'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
-      '`ETag` was read. Nothing was changed.',
-    example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
-  },
-  413: { description: 'The body is larger than 1 MiB (1,048,576 bytes).', example: 'request entity too large' },
   415: {
     description:
-      'The body is not of a media type the operation takes (`application/json`; on PATCH also ' +
-      '`application/merge-patch+json`), optionally with `charset=utf-8`.',
-    example: 'Content-Type must be application/json (optionally with charset=utf-8)',
+      `The body is not of a media type the operation takes (\`${JSON_MEDIA_TYPE}\`; on PATCH also ` +
+      `\`${MERGE_PATCH_MEDIA_TYPE}\`), optionally with \`charset=${JSON_CHARSET}\`.`,
+    example: `Content-Type must be ${JSON_MEDIA_TYPE} (optionally with charset=${JSON_CHARSET})`,
   },
   429: {
     description:
@@ -47,12 +47,12 @@ export const API_ERRORS = {
     description: 'The database cannot be reached; retry after `Retry-After` seconds.',
     example: 'The database is unavailable; retry later',
   },
-} as const satisfies Record<number, { readonly description: string; readonly example: string | readonly string[] }>;
+} as const satisfies Record<number, ApiError>;
 
-/** An error status the blog operations document. */
-export type ApiErrorStatus = keyof typeof API_ERRORS;
+/** An error status every module's operations may document. */
+type SharedErrorStatus = keyof typeof SHARED_API_ERRORS;
 
-const HEADERS: Partial<Record<ApiErrorStatus, HeadersObject>> = {
+const HEADERS: Partial<Record<number, HeadersObject>> = {
   401: {
     'WWW-Authenticate': {
       description: 'The bearer challenge (RFC 6750 §3).',
@@ -73,17 +73,27 @@ const HEADERS: Partial<Record<ApiErrorStatus, HeadersObject>> = {
   },
 };
 
-/** Documents `statuses` of an operation, each with {@link ErrorResponse}, an example and its headers. */
-export function ApiErrorResponses(...statuses: readonly ApiErrorStatus[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: API_ERRORS[status].description,
-        type: ErrorResponse,
-        headers: HEADERS[status],
-        example: { statusCode: status, error: STATUS_CODES[status], message: API_ERRORS[status].example },
-      }),
-    ),
-  );
+/**
+ * A module's `ApiErrorResponses(...statuses)`: documents each status of an operation with {@link ErrorResponse}, an
+ * example and its headers; `own` adds the module's statuses (or rewords shared ones).
+ */
+export function defineApiErrorResponses<S extends number>(
+  own: Readonly<Record<S, ApiError>>,
+): (...statuses: readonly (S | SharedErrorStatus)[]) => MethodDecorator & ClassDecorator {
+  const errors: Readonly<Record<number, ApiError>> = { ...SHARED_API_ERRORS, ...own };
+  return (...statuses) =>
+    applyDecorators(
+      ...statuses.map((status) =>
+        ApiResponse({
+          status,
+          description: errors[status].description,
+          type: ErrorResponse,
+          headers: HEADERS[status],
+          example: { statusCode: status, error: STATUS_CODES[status], message: errors[status].example },
+        }),
+      ),
+    );
 }
+
+/** `ApiErrorResponses(...statuses)` of the shared errors alone, for operations with none of their own. */
+export const ApiErrorResponses = defineApiErrorResponses({});

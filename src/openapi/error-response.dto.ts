@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ErrorBody } from '../common/filters/all-exceptions.filter';
+import { ClosedSchema } from './schema-rules';
 
 /** OpenAPI schema of {@link ErrorBody} (docs/api.md, "Errors"); documentation only. */
+@ClosedSchema()
 export class ErrorResponse implements ErrorBody {
   @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.', example: 404 })
   readonly statusCode!: number;

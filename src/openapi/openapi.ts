@@ -1,18 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applySchemaRules } from './schema-rules';
 
 /** Where Swagger UI is served (outside the `/api/v1` routes, no token needed). */
-export const OPENAPI_UI_PATH = '/api/docs';
+const OPENAPI_UI_PATH = '/api/docs';
 /** Where the OpenAPI document is served as JSON. */
-export const OPENAPI_JSON_PATH = '/api/docs-json';
+const OPENAPI_JSON_PATH = '/api/docs-json';
 /** Name of the bearer security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
-
-/** Response schemas that describe a whole JSON object: a field not listed is never sent. */
-const CLOSED_RESPONSE_SCHEMAS = ['BlogResponse', 'BlogListItem', 'BlogListResponse', 'ErrorResponse'];
-
-/** Request schemas of partial updates: `{}` is an error. */
-const NON_EMPTY_SCHEMAS = ['PatchBlogDto'];
 
 /** Builds the OpenAPI 3 document of `app`; call it after `setGlobalPrefix` and `enableVersioning`. */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -43,33 +38,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  // @ApiProperty cannot say "no other properties" or "not empty", which the pipes and the response mappers hold:
-  // every request body is closed (the pipes answer 400 to an unknown field), and so are the responses listed.
-  for (const name of [...requestBodySchemas(document), ...CLOSED_RESPONSE_SCHEMAS]) {
-    const schema = document.components?.schemas?.[name];
-    if (schema && !('$ref' in schema)) schema.additionalProperties = false;
-  }
-  for (const name of NON_EMPTY_SCHEMAS) {
-    const schema = document.components?.schemas?.[name];
-    if (schema && !('$ref' in schema)) schema.minProperties = 1;
-  }
+  applySchemaRules(document);
   return document;
-}
-
-/** Names of the component schemas that some operation's request body refers to (`#/components/schemas/<name>`). */
-function requestBodySchemas(document: OpenAPIObject): Set<string> {
-  const names = new Set<string>();
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.post, item.put, item.patch, item.delete, item.get]) {
-      const body = operation?.requestBody;
-      if (body === undefined || '$ref' in body) continue;
-      for (const media of Object.values(body.content)) {
-        const ref = media.schema && '$ref' in media.schema ? media.schema.$ref : undefined;
-        if (ref?.startsWith('#/components/schemas/')) names.add(ref.slice('#/components/schemas/'.length));
-      }
-    }
-  }
-  return names;
 }
 
 /** What {@link optionalTokenUnlocked} reads of Swagger UI's operation props (an Immutable.js map). */
@@ -83,7 +53,7 @@ interface OperationProps {
  * (an empty security requirement, as reads have) shows no padlock, which Swagger UI draws only for `[{}]` alone.
  * Once authorized, "Try it out" still sends the token.
  */
-export function optionalTokenUnlocked(): object {
+function optionalTokenUnlocked(): object {
   return {
     wrapComponents: {
       OperationSummary:

@@ -14,14 +14,14 @@ const REDIS_OPTIONS = {
 } as const;
 
 /** The counters' Redis storage when `REDIS_URL` is set (loaded only then), else undefined: process memory. */
-export async function createRateLimitStorage(limits: RateLimitConfig): Promise<ThrottlerStorage | undefined> {
+async function createRateLimitStorage(limits: RateLimitConfig): Promise<ThrottlerStorage | undefined> {
   if (limits.redisUrl === undefined) return undefined;
   const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
   return new ThrottlerStorageRedisService(limits.redisUrl, { ...REDIS_OPTIONS, keyPrefix: limits.redisPrefix });
 }
 
 /** ThrottlerModule options for the two budgets of {@link RateLimitGuard}; windows in milliseconds. */
-export async function createThrottlerOptions(limits: RateLimitConfig): Promise<ThrottlerModuleOptions> {
+async function createThrottlerOptions(limits: RateLimitConfig): Promise<ThrottlerModuleOptions> {
   const ttl = limits.windowSeconds * 1_000;
   return {
     throttlers: [

@@ -4,16 +4,8 @@ import { join } from 'node:path';
 // Facts of the code that the documentation states in words, checked against the code.
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 describe('documentation facts', () => {
-  it("docs/architecture.md: the blog controller's number of handlers", () => {
-    const handlers = read('src/blogs/blogs.controller.ts').match(/^\s*@(Get|Post|Put|Patch|Delete)\(/gm) ?? [];
-
-    expect(handlers.length).toBeGreaterThan(0);
-    expect(read('docs/architecture.md')).toContain(`reads as ${NUMBER_WORDS[handlers.length]} handlers`);
-  });
-
   it('docs/operations.md: the PostgreSQL example creates the database before the service connects to it', () => {
     const block = /^## Running\n+```bash\n([\s\S]*?)```/m.exec(read('docs/operations.md'))?.[1] ?? '';
     const database = /DATABASE_URL=postgres:\/\/[^ ]*\/(\w+) /.exec(block)?.[1];

@@ -56,8 +56,20 @@ export function blogInput(overrides: Partial<BlogInput> = {}): BlogInput {
   return { ...BODY, ...overrides };
 }
 
+let distinctInputs = 0;
+
+/** A valid create or update body, distinct from every other one this process made: `<label> title <n>`, …. */
+export function distinctBlogInput(label = 'blog'): BlogInput {
+  distinctInputs += 1;
+  return {
+    title: `${label} title ${distinctInputs}`,
+    content: `${label} content ${distinctInputs}`,
+    author: `${label} author ${distinctInputs}`,
+  };
+}
+
 /** A created blog: the 201 response, its body typed. */
-export type CreatedBlog = Response & { body: BlogBody };
+type CreatedBlog = Response & { body: BlogBody };
 
 /** Creates `blogInput(overrides)` owned by `sub` through `POST` on `path` and expects 201. */
 export async function createBlog(

@@ -89,7 +89,7 @@ export function expectRejected(res: Response, parameter: string): void {
 }
 
 /** Compares by Unicode code points, as `COLLATE "C"` compares UTF-8 bytes (not by UTF-16 units as `<` does). */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const [x, y] = [[...a], [...b]];
   for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
     const difference = (x[i].codePointAt(0) ?? 0) - (y[i].codePointAt(0) ?? 0);

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 
 /** The committed OpenAPI document (`npm run openapi` writes it; CI fails when it drifts). */
-export const OPENAPI_FILE = join(__dirname, '..', '..', 'openapi.json');
+const OPENAPI_FILE = join(__dirname, '..', '..', 'openapi.json');
 
 /** The parts of an OpenAPI 3.0 document these checks read. */
-export interface OpenApiDocument {
+interface OpenApiDocument {
   readonly openapi: string;
   readonly paths: Record<string, Record<string, OperationObject>>;
   readonly components?: { readonly schemas?: Record<string, unknown> };

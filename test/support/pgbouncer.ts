@@ -5,14 +5,11 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { SESSION_SETTINGS } from '../../src/database/data-source-options';
 import { freePort } from './service-process';
-import { postgresUser } from './throwaway-postgres';
+import { PGBOUNCER_BIN, pgBouncerIni, pgBouncerUserList, postgresUser } from './postgres-setup';
 
 // A PgBouncer of the test's own, on a free port, in transaction pooling mode in front of a PostgreSQL server:
 // Debian's `pgbouncer` package (/usr/sbin/pgbouncer), configured in a temporary directory, run as the
 // `postgres` user when the tests run as root (PgBouncer refuses to run as root).
-
-/** Where Debian's `pgbouncer` package installs the binary. */
-export const PGBOUNCER_BIN = '/usr/sbin/pgbouncer';
 
 /** Why a throwaway PgBouncer cannot be started here, or undefined when it can. */
 export function pgBouncerUnavailableReason(): string | undefined {
@@ -27,7 +24,7 @@ export function pgBouncerUnavailableReason(): string | undefined {
 }
 
 /** A row of the admin console's `SHOW CLIENTS` / `SHOW SERVERS` (the columns the tests read). */
-export interface PoolConnection {
+interface PoolConnection {
   readonly database: string;
   readonly state: string;
   /** The PostgreSQL backend's pid (`SHOW SERVERS`); 0 for a client. */
@@ -35,7 +32,7 @@ export interface PoolConnection {
 }
 
 /** How {@link ThrowawayPgBouncer.start} configures PgBouncer. */
-export interface PgBouncerSettings {
+interface PgBouncerSettings {
   /** `default_pool_size`: server connections per database and user (PgBouncer's default: 20). */
   readonly poolSize?: number;
 }
@@ -61,27 +58,11 @@ export class ThrowawayPgBouncer {
     const password = decodeURIComponent(server.password);
     const dir = mkdtempSync(join(tmpdir(), 'blog-pgbouncer-'));
     const port = await freePort();
-    const quoted = (value: string): string => `"${value.replaceAll('"', '""')}"`;
-    writeFileSync(join(dir, 'userlist.txt'), `${quoted(user)} ${quoted(password)}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'userlist.txt'), pgBouncerUserList(user, password), { mode: 0o600 });
+    const upstreamAddress = { host: server.hostname || '127.0.0.1', port: server.port || 5432 };
     writeFileSync(
       join(dir, 'pgbouncer.ini'),
-      [
-        '[databases]',
-        // The fallback entry: every database of the server, those the tests create included.
-        `* = host=${server.hostname || '127.0.0.1'} port=${server.port || 5432}`,
-        '[pgbouncer]',
-        'listen_addr = 127.0.0.1',
-        `listen_port = ${port}`,
-        'unix_socket_dir =',
-        'pool_mode = transaction',
-        'auth_type = trust',
-        `auth_file = ${join(dir, 'userlist.txt')}`,
-        `admin_users = ${user}`,
-        `default_pool_size = ${settings.poolSize ?? 20}`,
-        'max_client_conn = 500',
-        `logfile = ${join(dir, 'pgbouncer.log')}`,
-        '',
-      ].join('\n'),
+      pgBouncerIni({ dir, port, upstream: upstreamAddress, user, poolSize: settings.poolSize }),
     );
     const args = [join(dir, 'pgbouncer.ini')];
     if (userInfo().uid === 0) {

@@ -84,7 +84,7 @@ export class StreamingReplica {
 }
 
 /** How {@link ReplicatedCluster.create} sets the cluster up. */
-export interface ReplicatedClusterOptions {
+interface ReplicatedClusterOptions {
   /** Number of streaming replicas (default 1). */
   readonly replicas?: number;
   /** Start with synchronous replication, commits waiting for every replica to apply them (default false). */

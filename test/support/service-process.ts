@@ -106,7 +106,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** How a service process ended. */
-export interface ServiceExit {
+interface ServiceExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
   /** When it ended (`Date.now()`). */
@@ -125,7 +125,7 @@ export interface Exchange {
 }
 
 /** Options of {@link ServiceProcess.request}. */
-export interface RequestOptions {
+interface RequestOptions {
   readonly method?: string;
   readonly path: string;
   readonly body?: unknown;

@@ -33,7 +33,7 @@ export interface TestApp {
 }
 
 /** How {@link createTestApp} builds the app, beyond its configuration. */
-export interface TestAppOptions {
+interface TestAppOptions {
   /** Changes the testing module before it is compiled, e.g. to capture the log destination. */
   readonly configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Route Nest's logs (`Logger`) to pino as `main.ts` does, instead of switching them off. */
@@ -86,7 +86,7 @@ export async function createTestApp(
 }
 
 /** How {@link useTestApp} runs its app, beyond {@link TestAppOptions}. */
-export interface UseTestAppOptions extends TestAppOptions {
+interface UseTestAppOptions extends TestAppOptions {
   /** A database shared with other apps of the file (see {@link useTestDatabase}); the app leaves it in place. */
   readonly database?: () => TestDatabase;
 }

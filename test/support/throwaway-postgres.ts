@@ -1,50 +1,36 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import {
+  basebackupArgs,
+  commandAs,
+  findPostgresBin,
+  initdbArgs,
+  pgCtlStartArgs,
+  POSTGRES_PACKAGE_ROOT,
+  postgresUser,
+} from './postgres-setup';
 import { freePort } from './service-process';
 
 // A PostgreSQL cluster of the test's own, on a free port, that the test may stop and start, or a streaming
 // replica of one: `initdb`, `pg_ctl` and `pg_basebackup` from the PostgreSQL packages
 // (/usr/lib/postgresql/<version>/bin), run as the `postgres` user when the tests run as root (PostgreSQL
-// refuses to run as root).
+// refuses to run as root), with the arguments of postgres-setup.js, which the bench uses too.
 
 const run = promisify(execFile);
-const PACKAGE_ROOT = '/usr/lib/postgresql';
 
 /** What a cluster needs; a replica ({@link ThrowawayCluster.standbyOf}) also needs `pg_basebackup`. */
 const CLUSTER_TOOLS: readonly string[] = ['initdb', 'pg_ctl'];
-
-/** The bin directory of the newest installed PostgreSQL that has `tools`, if any. */
-function findPostgresBin(tools = CLUSTER_TOOLS): string | undefined {
-  if (!existsSync(PACKAGE_ROOT)) return undefined;
-  const versions = readdirSync(PACKAGE_ROOT)
-    .filter((name) => /^\d+(\.\d+)?$/.test(name))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions
-    .map((version) => join(PACKAGE_ROOT, version, 'bin'))
-    .find((bin) => tools.every((tool) => existsSync(join(bin, tool))));
-}
-
-/** uid and gid of the `postgres` user, or undefined when there is none. */
-export function postgresUser(): { uid: number; gid: number } | undefined {
-  try {
-    const id = (flag: string): number =>
-      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    return { uid: id('-u'), gid: id('-g') };
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Why a throwaway cluster (with `tools`, e.g. `pg_basebackup` for replicas) cannot be made here, or undefined when
  * it can: the binaries are missing, or running as root without a `postgres` user to run them as.
  */
 export function throwawayClusterUnavailableReason(tools = CLUSTER_TOOLS): string | undefined {
-  if (findPostgresBin(tools) === undefined) return `no ${tools.join('/')} under ${PACKAGE_ROOT}/*/bin`;
+  if (findPostgresBin(tools) === undefined) return `no ${tools.join('/')} under ${POSTGRES_PACKAGE_ROOT}/*/bin`;
   if (userInfo().uid === 0 && postgresUser() === undefined)
     return 'running as root and there is no postgres user to run initdb as';
   return undefined;
@@ -69,18 +55,7 @@ export class ThrowawayCluster {
    */
   static async create(settings: ServerSettings = {}): Promise<ThrowawayCluster> {
     const cluster = await ThrowawayCluster.prepare(settings);
-    await cluster.exec('initdb', [
-      '-D',
-      cluster.dataDir,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--no-sync',
-      '-E',
-      'UTF8',
-      // Not C: under it text search takes every non-ASCII character for a letter (q=😀 would have a word to search for).
-      '--locale=C.UTF-8',
-    ]);
+    await cluster.exec('initdb', initdbArgs(cluster.dataDir));
     await cluster.start();
     return cluster;
   }
@@ -91,21 +66,7 @@ export class ThrowawayCluster {
    */
   static async standbyOf(primary: ThrowawayCluster, settings: ServerSettings = {}): Promise<ThrowawayCluster> {
     const standby = await ThrowawayCluster.prepare(settings, primary.bin);
-    await standby.exec('pg_basebackup', [
-      '-D',
-      standby.dataDir,
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(primary.port),
-      '-U',
-      'postgres',
-      '-R',
-      '-X',
-      'stream',
-      '--checkpoint=fast',
-      '--no-sync',
-    ]);
+    await standby.exec('pg_basebackup', basebackupArgs(standby.dataDir, primary.port));
     await standby.start();
     return standby;
   }
@@ -129,10 +90,8 @@ export class ThrowawayCluster {
   }
 
   private exec(tool: string, args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
-    const command = join(this.bin, tool);
-    return this.runAs === undefined
-      ? run(command, [...args], { timeout: 60_000 })
-      : run('runuser', ['-u', this.runAs, '--', command, ...args], { timeout: 60_000 });
+    const [file, argv] = commandAs(this.runAs, join(this.bin, tool), args);
+    return run(file, argv, { timeout: 60_000 });
   }
 
   /** `postgres://postgres@127.0.0.1:<port>/<database>`. */
@@ -142,21 +101,7 @@ export class ThrowawayCluster {
 
   /** Starts the server and waits until it accepts connections (`pg_ctl start -w`). */
   async start(): Promise<void> {
-    await this.exec('pg_ctl', [
-      '-D',
-      this.dataDir,
-      '-l',
-      join(this.dir, 'server.log'),
-      '-w',
-      '-t',
-      '60',
-      '-o',
-      [
-        `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
-        ...Object.entries(this.settings).map(([name, value]) => `-c ${name}=${value}`),
-      ].join(' '),
-      'start',
-    ]);
+    await this.exec('pg_ctl', pgCtlStartArgs(this.dataDir, this.dir, this.port, this.settings));
   }
 
   /** Stops the server: `immediate` is a crash (no checkpoint, every session cut). */

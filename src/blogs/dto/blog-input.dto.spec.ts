@@ -1,40 +1,10 @@
-import { ArgumentMetadata, BadRequestException, HttpException, UnsupportedMediaTypeException } from '@nestjs/common';
-import { createGlobalPipes } from '../../common/pipes/global-pipes';
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { globalPipesFor } from '../../../test/support/global-pipes';
 import { BLOG_LIMITS } from './blog-input.dto';
 import { CreateBlogDto } from './create-blog.dto';
 import { UpdateBlogDto } from './update-blog.dto';
 
-const createMetadata: ArgumentMetadata = { type: 'body', metatype: CreateBlogDto, data: undefined };
-const updateMetadata: ArgumentMetadata = { type: 'body', metatype: UpdateBlogDto, data: undefined };
-
-/** Runs the application's real global pipes, in order, as Nest does for a `@Body()` parameter. */
-async function runPipes(value: unknown, metadata: ArgumentMetadata = createMetadata): Promise<unknown> {
-  let v = value;
-  for (const p of createGlobalPipes()) v = await p.transform(v, metadata);
-  return v;
-}
-
-/** Runs the pipes expecting an exception of `type`; returns it. */
-async function rejectionOf<T extends HttpException>(
-  value: unknown,
-  type: new (...args: never[]) => T,
-  metadata: ArgumentMetadata = createMetadata,
-): Promise<T> {
-  const error: unknown = await runPipes(value, metadata).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as T;
-}
-
-/** The validation messages of a 400, always as an array. */
-async function messagesOf(value: unknown, metadata: ArgumentMetadata = createMetadata): Promise<string[]> {
-  const error = await rejectionOf(value, BadRequestException, metadata);
-  expect(error.getStatus()).toBe(400);
-  const message = (error.getResponse() as { message: string | string[] }).message;
-  return Array.isArray(message) ? message : [message];
-}
+const { runPipes, rejectionOf, messagesOf } = globalPipesFor({ type: 'body', metatype: CreateBlogDto });
 
 const valid = { title: 'Hello', content: 'World', author: 'Alice' };
 
@@ -48,7 +18,9 @@ describe('BlogInputDto through the global pipes', () => {
     });
 
     it('works the same for UpdateBlogDto', async () => {
-      await expect(runPipes({ ...valid }, updateMetadata)).resolves.toBeInstanceOf(UpdateBlogDto);
+      const update = globalPipesFor({ type: 'body', metatype: UpdateBlogDto });
+
+      await expect(update.runPipes({ ...valid })).resolves.toBeInstanceOf(UpdateBlogDto);
     });
 
     it('keeps strings exactly as sent (no trimming, no escaping)', async () => {

@@ -1,13 +1,15 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { INT4_MAX } from '../../common/canonical-integer';
+import { ListEnvelopeOf } from '../../common/paging/list-envelope.dto';
+import { ClosedSchema } from '../../openapi/schema-rules';
 import { BLOG_RESPONSE_FIELDS, BlogResponseField } from '../blog-list';
 import type { Blog } from '../blog.entity';
 import { BLOG_LIMITS } from './blog-input.dto';
-import { PAGING } from './list-blogs-query.dto';
 
 const TIMESTAMP = 'ISO 8601 UTC with milliseconds and `Z`, from the database clock.';
 
 /** A blog as clients see it (a class so that `@nestjs/swagger` can describe it). */
+@ClosedSchema()
 export class BlogResponse {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: 'Assigned by the service.', example: 1 })
   readonly id!: number;
@@ -39,56 +41,17 @@ export class BlogResponse {
 }
 
 /** A blog in a list: all six fields, or exactly those the query's `fields` names. */
-export class BlogListItem extends PartialType(BlogResponse) {}
+@ClosedSchema()
+class BlogListItem extends PartialType(BlogResponse) {}
 
 /** The list envelope: one page of blogs, the exact total, the effective paging and the next page's cursor. */
-export class BlogListResponse {
-  @ApiProperty({
-    type: [BlogListItem],
-    maxItems: PAGING.maxLimit,
-    description:
-      'The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those ' +
-      'named by `fields`.',
-  })
-  readonly data!: readonly BlogListItem[];
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    description: 'Number of all blogs matching the filters (not only this page).',
-    example: 1,
-  })
-  readonly total!: number;
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: 1,
-    maximum: PAGING.maxLimit,
-    description: 'The effective limit.',
-    example: 10,
-  })
-  readonly limit!: number;
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    maximum: PAGING.maxOffset,
-    nullable: true,
-    description: 'The effective offset; null when the page was asked for with `cursor`.',
-    example: 0,
-  })
-  readonly offset!: number | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more ' +
-      'matching blogs follow this page; else null.',
-    example: null,
-  })
-  readonly nextCursor!: string | null;
-}
+@ClosedSchema()
+export class BlogListResponse extends ListEnvelopeOf(BlogListItem, {
+  plural: 'blogs',
+  data:
+    'The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those ' +
+    'named by `fields`.',
+}) {}
 
 /** The blog's public shape with exactly `fields` (all six by default), in {@link BLOG_RESPONSE_FIELDS} order. */
 export function toBlogListItem(blog: Blog, fields: readonly BlogResponseField[] = BLOG_RESPONSE_FIELDS): BlogListItem {

@@ -1,25 +1,7 @@
-import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
-import { createGlobalPipes } from '../../common/pipes/global-pipes';
+import { globalPipesFor } from '../../../test/support/global-pipes';
 import { ListBlogsQueryDto } from './list-blogs-query.dto';
 
-const metadata: ArgumentMetadata = { type: 'query', metatype: ListBlogsQueryDto, data: undefined };
-
-/** Runs the application's real global pipes, in order, as Nest does for a `@Query()` parameter. */
-async function runPipes(value: unknown): Promise<unknown> {
-  let v = value;
-  for (const p of createGlobalPipes()) v = await p.transform(v, metadata);
-  return v;
-}
-
-async function messagesOf(value: unknown): Promise<string[]> {
-  const error: unknown = await runPipes(value).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BadRequestException);
-  const message = ((error as BadRequestException).getResponse() as { message: string | string[] }).message;
-  return Array.isArray(message) ? message : [message];
-}
+const { runPipes, messagesOf } = globalPipesFor({ type: 'query', metatype: ListBlogsQueryDto });
 
 describe('ListBlogsQueryDto through the global pipes', () => {
   it('defaults to limit 10 and sort -createdAt; offset stays unset (0, unless a cursor is given)', async () => {

@@ -1,19 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { INT4_MAX, parseCanonicalInteger } from '../../common/canonical-integer';
+import { IsDate, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { PageCursor, PageLimit, PageOffset, PAGING } from '../../common/paging/paging-query';
 import { MillisecondRounding, parseRfc3339DateTime } from '../../common/rfc3339';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
-import { CURSOR_SYNTAX } from '../blog-list-cursor';
 import { BLOG_RESPONSE_FIELDS, BLOG_SORTS, BlogSort, DEFAULT_BLOG_SORT, parseFieldList } from '../blog-list';
 import { BLOG_LIMITS } from './blog-input.dto';
 
-/** Paging bounds of the list operation. */
-export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOffset: INT4_MAX } as const;
-
 /** Lengths of the filter values, in Unicode code points. */
-export const FILTER_LIMITS = { author: BLOG_LIMITS.author, q: { min: 1, max: 200 } } as const;
+const FILTER_LIMITS = { author: BLOG_LIMITS.author, q: { min: 1, max: 200 } } as const;
 
 const DATE_TIME_EXAMPLE = '2026-11-22T10:00:00Z';
 const DATE_TIME_RULE =
@@ -34,33 +30,10 @@ const dateTimeMessage = (name: string): string =>
  * checked here except what only PostgreSQL can tell (whether `q` has a word) and the cursor's signature.
  */
 export class ListBlogsQueryDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: PAGING.maxLimit,
-    default: PAGING.defaultLimit,
-    description: 'Page size, written in decimal digits without sign or leading zero.',
-    example: 10,
-  })
-  @Transform(parseCanonicalInteger)
-  @Max(PAGING.maxLimit)
-  @Min(1)
-  @IsInt({ message: 'limit must be an integer in decimal digits, without sign or leading zeros' })
+  @PageLimit()
   readonly limit: number = PAGING.defaultLimit;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    maximum: PAGING.maxOffset,
-    default: PAGING.defaultOffset,
-    description: 'Number of blogs to skip, written in decimal digits without sign or leading zero. Not with `cursor`.',
-    example: 0,
-  })
-  @Transform(parseCanonicalInteger)
-  @Max(PAGING.maxOffset)
-  @Min(0)
-  @IsInt({ message: 'offset must be an integer in decimal digits, without sign or leading zeros' })
-  @IsOptional()
+  @PageOffset('blogs')
   readonly offset?: number;
 
   @ApiPropertyOptional({
@@ -153,21 +126,9 @@ export class ListBlogsQueryDto {
   @IsOptional()
   readonly fields?: string;
 
-  @ApiPropertyOptional({
-    maxLength: 2044,
-    description:
-      'The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, ' +
+  @PageCursor(
+    'The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, ' +
       '`createdAfter`, `createdBefore`, `updatedAfter` and `sort` (`limit` and `fields` may change). Not with `offset`.',
-  })
-  @ValidateBy({
-    name: 'isWithoutOffset',
-    validator: {
-      validate: (_value: unknown, args): boolean => (args?.object as ListBlogsQueryDto).offset === undefined,
-      defaultMessage: () => 'cursor and offset cannot be combined: a cursor continues where its page ended',
-    },
-  })
-  @Matches(CURSOR_SYNTAX, { message: 'cursor must be the nextCursor of an earlier answer' })
-  @IsString()
-  @IsOptional()
+  )
   readonly cursor?: string;
 }

@@ -1,28 +1,10 @@
-import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
-import { createGlobalPipes } from '../../common/pipes/global-pipes';
+import { globalPipesFor } from '../../../test/support/global-pipes';
 import { NonEmptyBodyPipe } from '../../common/pipes/non-empty-body.pipe';
 import { BLOG_LIMITS } from './blog-input.dto';
 import { PatchBlogDto } from './patch-blog.dto';
 
-const metadata: ArgumentMetadata = { type: 'body', metatype: PatchBlogDto, data: undefined };
-
-/** Runs the global pipes, then the route's `NonEmptyBodyPipe`, as Nest does for `@Body(NonEmptyBodyPipe)`. */
-async function runPipes(value: unknown): Promise<unknown> {
-  let v = value;
-  for (const p of [...createGlobalPipes(), new NonEmptyBodyPipe()]) v = await p.transform(v, metadata);
-  return v;
-}
-
-/** The messages of the 400 the pipes answer, always as an array. */
-async function messagesOf(value: unknown): Promise<string[]> {
-  const error: unknown = await runPipes(value).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BadRequestException);
-  const message = ((error as BadRequestException).getResponse() as { message: string | string[] }).message;
-  return Array.isArray(message) ? message : [message];
-}
+/** The global pipes, then the route's `NonEmptyBodyPipe`, as Nest runs them for `@JsonBody(NonEmptyBodyPipe)`. */
+const { runPipes, messagesOf } = globalPipesFor({ type: 'body', metatype: PatchBlogDto }, [new NonEmptyBodyPipe()]);
 
 describe('PatchBlogDto through the global pipes and NonEmptyBodyPipe', () => {
   it.each([

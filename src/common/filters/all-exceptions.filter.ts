@@ -10,7 +10,7 @@ export interface ErrorBody {
 }
 
 /** Turns an error that is no `HttpException` into one (e.g. a lost database into 503), or gives undefined. */
-export type ExceptionMapper = (exception: unknown) => HttpException | undefined;
+type ExceptionMapper = (exception: unknown) => HttpException | undefined;
 
 /** Seconds a client should wait before retrying after a 503 (RFC 9110 §10.2.3). */
 export const RETRY_AFTER_SECONDS = 5;

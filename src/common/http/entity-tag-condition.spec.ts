@@ -1,5 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
-import { MAX_ENTITY_TAG_CONDITION_LENGTH, parseEntityTagCondition } from './entity-tag-condition';
+import { expectHttpError } from '../../../test/support/http-error';
+import {
+  MAX_ENTITY_TAG_CONDITION_LENGTH,
+  parseEntityTagCondition,
+  parseWritePreconditions,
+} from './entity-tag-condition';
 
 describe('parseEntityTagCondition', () => {
   it.each([
@@ -42,9 +47,12 @@ describe('parseEntityTagCondition', () => {
     ['"a b"'],
     ['"\u0001"'],
     ['"a"b"'],
-  ])('rejects %p with 400 naming the header', (value) => {
-    expect(() => parseEntityTagCondition('If-None-Match', value)).toThrow(
-      new BadRequestException('If-None-Match must be * or a comma-separated list of quoted entity tags'),
+  ])('rejects %p with 400 naming the header', async (value) => {
+    await expectHttpError(
+      () => parseEntityTagCondition('If-None-Match', value),
+      BadRequestException,
+      400,
+      'If-None-Match must be * or a comma-separated list of quoted entity tags',
     );
   });
 
@@ -75,10 +83,32 @@ describe('parseEntityTagCondition', () => {
   it.each([
     [MAX_ENTITY_TAG_CONDITION_LENGTH, 'accepts'],
     [MAX_ENTITY_TAG_CONDITION_LENGTH + 1, 'rejects'],
-  ])('a value of %d characters: %s', (length, verdict) => {
+  ])('a value of %d characters: %s', async (length, verdict) => {
     const value = `"${'a'.repeat(length - 2)}"`;
     const parse = (): unknown => parseEntityTagCondition('If-Match', value);
     if (verdict === 'accepts') expect(parse()).toEqual({ any: false, tags: [{ weak: false, opaque: value }] });
-    else expect(parse).toThrow(new BadRequestException('If-Match must be at most 2048 characters long'));
+    else await expectHttpError(parse, BadRequestException, 400, 'If-Match must be at most 2048 characters long');
+  });
+});
+
+describe('parseWritePreconditions', () => {
+  it.each([
+    [undefined, undefined, { ifMatch: undefined, ifNoneMatch: undefined }],
+    ['"7-1"', undefined, { ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-1"' }] }, ifNoneMatch: undefined }],
+    [undefined, '*', { ifMatch: undefined, ifNoneMatch: { any: true } }],
+  ])('parses If-Match %p and If-None-Match %p', (ifMatch, ifNoneMatch, expected) => {
+    expect(parseWritePreconditions(ifMatch, ifNoneMatch)).toEqual(expected);
+  });
+
+  it.each([
+    ['x', undefined, 'If-Match'],
+    [undefined, 'W/', 'If-None-Match'],
+  ])('answers a malformed If-Match %p / If-None-Match %p with 400 naming %s', async (ifMatch, ifNoneMatch, name) => {
+    await expectHttpError(
+      () => parseWritePreconditions(ifMatch, ifNoneMatch),
+      BadRequestException,
+      400,
+      `${name} must be * or a comma-separated list of quoted entity tags`,
+    );
   });
 });

@@ -7,7 +7,7 @@ export interface EntityTag {
 }
 
 /** A parsed `If-Match` / `If-None-Match` value (RFC 9110 §13.1.1, §13.1.2): `*` or a list of tags. */
-export type EntityTagCondition = { readonly any: true } | { readonly any: false; readonly tags: readonly EntityTag[] };
+type EntityTagCondition = { readonly any: true } | { readonly any: false; readonly tags: readonly EntityTag[] };
 
 /** Longest `If-Match` / `If-None-Match` value parsed, in characters. */
 export const MAX_ENTITY_TAG_CONDITION_LENGTH = 2048;
@@ -34,4 +34,24 @@ export function parseEntityTagCondition(name: string, value: string): EntityTagC
     if (element[2] !== undefined) tags.push({ weak: element[1] !== undefined, opaque: element[2] });
     if (element[3] === '') return { any: false, tags };
   }
+}
+
+/** The parsed `If-Match` and `If-None-Match` of a conditional write (RFC 9110 §13.1). */
+export interface WritePreconditions {
+  readonly ifMatch?: EntityTagCondition;
+  readonly ifNoneMatch?: EntityTagCondition;
+}
+
+/**
+ * Parses the `If-Match` / `If-None-Match` values of a write; call it after the body was validated.
+ * @throws BadRequestException (400) naming the header, for a malformed value.
+ */
+export function parseWritePreconditions(
+  ifMatch: string | undefined,
+  ifNoneMatch: string | undefined,
+): WritePreconditions {
+  return {
+    ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
+    ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),
+  };
 }

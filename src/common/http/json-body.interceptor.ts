@@ -84,7 +84,7 @@ export function classifyUnreadBody(request: BodyRequest): void {
 
 /**
  * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES}, on the
- * handlers that take one (`@UseInterceptors(JsonBodyInterceptor)`); a PATCH body may also be a JSON Merge Patch, and
+ * handlers that take one (`@JsonBody()`); a PATCH body may also be a JSON Merge Patch, and
  * its answer names the patch types in `Accept-Patch` (RFC 5789 §3.1).
  * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
  */

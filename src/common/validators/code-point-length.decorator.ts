@@ -1,7 +1,7 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
 /** Unicode code points in `value` (a surrogate pair counts once), as PostgreSQL's `char_length` counts them. */
-export function codePointLength(value: string): number {
+function codePointLength(value: string): number {
   let count = 0;
   for (let i = 0; i < value.length; i++) {
     const unit = value.charCodeAt(i);

@@ -1,7 +1,7 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
 /** Why `value` is not acceptable text (docs/api.md, "Validation of title, content and author"), else undefined. */
-export function textProblem(value: string): string | undefined {
+function textProblem(value: string): string | undefined {
   if (value.includes('\u0000')) return 'must not contain U+0000';
   if (!value.isWellFormed()) return 'must be well-formed Unicode (no lone surrogates)';
   if (!/[^\p{White_Space}]/u.test(value)) return 'must not be whitespace only';

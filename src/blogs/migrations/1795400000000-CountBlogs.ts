@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Rows of `blog_counts`; each connection adds to the row of its backend pid modulo this. */
-export const BLOG_COUNT_SHARDS = 16;
+const BLOG_COUNT_SHARDS = 16;
 
 /** Keeps the blog count in `blog_counts` by statement-level triggers (docs/architecture.md, "The blog counter"). */
 export class CountBlogs1795400000000 implements MigrationInterface {

@@ -1,0 +1,56 @@
+import type { Type } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import type { ListEnvelope } from './list-envelope';
+import { PAGING } from './paging-query';
+
+/** How a list's envelope describes its items: `plural` (`blogs`) and the description of `data`. */
+interface ListEnvelopeWording {
+  readonly plural: string;
+  readonly data: string;
+}
+
+/** The OpenAPI class of the {@link ListEnvelope} of `item`s; a module's response class extends it. */
+export function ListEnvelopeOf<T>(item: Type<T>, wording: ListEnvelopeWording): Type<ListEnvelope<T>> {
+  class Envelope implements ListEnvelope<T> {
+    @ApiProperty({ type: [item], maxItems: PAGING.maxLimit, description: wording.data })
+    readonly data!: readonly T[];
+
+    @ApiProperty({
+      type: 'integer',
+      minimum: 0,
+      description: `Number of all ${wording.plural} matching the filters (not only this page).`,
+      example: 1,
+    })
+    readonly total!: number;
+
+    @ApiProperty({
+      type: 'integer',
+      minimum: 1,
+      maximum: PAGING.maxLimit,
+      description: 'The effective limit.',
+      example: 10,
+    })
+    readonly limit!: number;
+
+    @ApiProperty({
+      type: 'integer',
+      minimum: 0,
+      maximum: PAGING.maxOffset,
+      nullable: true,
+      description: 'The effective offset; null when the page was asked for with `cursor`.',
+      example: 0,
+    })
+    readonly offset!: number | null;
+
+    @ApiProperty({
+      type: String,
+      nullable: true,
+      description:
+        'An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more ' +
+        `matching ${wording.plural} follow this page; else null.`,
+      example: null,
+    })
+    readonly nextCursor!: string | null;
+  }
+  return Envelope;
+}

@@ -1,0 +1,47 @@
+import type { Response } from 'express';
+
+/** A page of a list as a service answers it: the items, the exact total, its offset (null after a cursor), the next cursor. */
+export interface ListPage<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly offset: number | null;
+  readonly nextCursor: string | null;
+}
+
+/** The JSON envelope of a list answer: `{data, total, limit, offset, nextCursor}`. */
+export interface ListEnvelope<T> {
+  readonly data: readonly T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number | null;
+  readonly nextCursor: string | null;
+}
+
+/** The envelope of `page`, asked for with `limit`, each item mapped by `toItem`. */
+export function listEnvelope<E, T>(page: ListPage<E>, limit: number, toItem: (entity: E) => T): ListEnvelope<T> {
+  return {
+    data: page.items.map(toItem),
+    total: page.total,
+    limit,
+    offset: page.offset,
+    nextCursor: page.nextCursor,
+  };
+}
+
+/**
+ * Sets the `Link` header (RFC 8288) of the page after a list answer, when `nextCursor` is set: `collectionPath` with the
+ * request's parameters, `cursor` in place of `offset` (and of an earlier cursor).
+ */
+export function linkNextPage(
+  response: Response,
+  collectionPath: string,
+  requestUrl: string,
+  nextCursor: string | null,
+): void {
+  if (nextCursor === null) return;
+  const query = new URLSearchParams(requestUrl.split('?')[1] ?? '');
+  query.delete('offset');
+  query.delete('cursor');
+  query.append('cursor', nextCursor);
+  response.setHeader('Link', `<${collectionPath}?${query.toString()}>; rel="next"`);
+}

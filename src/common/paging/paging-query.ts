@@ -1,0 +1,63 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { INT4_MAX, parseCanonicalInteger } from '../canonical-integer';
+import { CURSOR_SYNTAX, MAX_CURSOR_LENGTH } from './cursor-signer';
+
+/** Paging bounds of every list operation. */
+export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOffset: INT4_MAX } as const;
+
+// applyDecorators applies in the order given, TypeScript bottom-up: each list below is written in the order TypeScript
+// would apply the same decorators stacked, so the type check runs first.
+
+/** The `limit` query property: canonical decimal digits, 1 to {@link PAGING}.maxLimit, default 10. */
+export const PageLimit = (): PropertyDecorator =>
+  applyDecorators(
+    IsInt({ message: 'limit must be an integer in decimal digits, without sign or leading zeros' }),
+    Min(1),
+    Max(PAGING.maxLimit),
+    Transform(parseCanonicalInteger),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: PAGING.maxLimit,
+      default: PAGING.defaultLimit,
+      description: 'Page size, written in decimal digits without sign or leading zero.',
+      example: 10,
+    }),
+  );
+
+/** The `offset` query property: how many `plural` (`blogs`) to skip, 0 to int4; not with `cursor`. */
+export const PageOffset = (plural: string): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    IsInt({ message: 'offset must be an integer in decimal digits, without sign or leading zeros' }),
+    Min(0),
+    Max(PAGING.maxOffset),
+    Transform(parseCanonicalInteger),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 0,
+      maximum: PAGING.maxOffset,
+      default: PAGING.defaultOffset,
+      description: `Number of ${plural} to skip, written in decimal digits without sign or leading zero. Not with \`cursor\`.`,
+      example: 0,
+    }),
+  );
+
+/** The `cursor` query property: a `nextCursor` of this service, never beside `offset`; `description` says what it continues. */
+export const PageCursor = (description: string): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    IsString(),
+    Matches(CURSOR_SYNTAX, { message: 'cursor must be the nextCursor of an earlier answer' }),
+    ValidateBy({
+      name: 'isWithoutOffset',
+      validator: {
+        validate: (_value: unknown, args): boolean => (args?.object as { offset?: unknown }).offset === undefined,
+        defaultMessage: () => 'cursor and offset cannot be combined: a cursor continues where its page ended',
+      },
+    }),
+    ApiPropertyOptional({ maxLength: MAX_CURSOR_LENGTH, description }),
+  );
