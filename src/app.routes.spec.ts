@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Post, RequestMethod, Type } from '@nestjs/common';
-import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { MetadataScanner } from '@nestjs/core/metadata-scanner';
 import { Test } from '@nestjs/testing';
 import { AppModule } from './app.module';
-import { JsonBody } from './common/http/json-body.decorator';
-import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { JSON_BODY_METADATA, JsonBody } from './common/http/json-body.decorator';
 
 const METHODS_WITH_BODY = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
 
@@ -23,8 +22,7 @@ function routesWithUnreadBody(controllers: readonly Type[]): string[] {
         const args = Object.keys((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as object);
         const takesBody =
           METHODS_WITH_BODY.has(method) || args.some((key) => key.startsWith(`${RouteParamtypes.BODY}:`));
-        const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[];
-        return takesBody && !interceptors.includes(JsonBodyInterceptor);
+        return takesBody && Reflect.getMetadata(JSON_BODY_METADATA, handler) !== true;
       })
       .map((name) => `${controller.name}.${name}`),
   );

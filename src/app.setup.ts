@@ -38,8 +38,8 @@ const CORS_EXPOSED_HEADERS = [
 ];
 
 /**
- * Options for `NestFactory.create` and `createNestApplication`: bodies are read only by `JsonBodyInterceptor`, on the
- * handlers that take one (`@JsonBody()`), after the guards.
+ * Options for `NestFactory.create` and `createNestApplication`: bodies are read only by the `@JsonBody()` parameter
+ * of the handlers that take one, after the guards.
  */
 export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 

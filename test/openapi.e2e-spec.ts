@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '../src/common/http/json-body.interceptor';
+import { MAX_BODY_BYTES } from '../src/common/http/json-body.reader';
 import { bearer, BLOGS, BODY, createBlog, expectJsonError } from './support/blog-api';
 import { OpenApiContract, OpenApiMethod } from './support/openapi-contract';
 import { useTestApp, useTestDatabase } from './support/test-app';

@@ -22,10 +22,7 @@ describe('StatementRunner', () => {
   /** Replica reads that answer only when told to, in the order they started. */
   let pending: (() => void)[];
 
-  async function runner(
-    preparedStatements: boolean,
-    url: string | null = 'postgres://db',
-  ): Promise<StatementRunner> {
+  async function runner(preparedStatements: boolean, url: string | null = 'postgres://db'): Promise<StatementRunner> {
     pending = [];
     primary = connection('primary');
     replica = connection('replica');

@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
-import { MAX_BODY_BYTES } from '../common/http/json-body.interceptor';
+import { MAX_BODY_BYTES } from '../common/http/json-body.reader';
 import { JSON_CHARSET, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-content-type';
 import { ErrorResponse } from './error-response.dto';
 

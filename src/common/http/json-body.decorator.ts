@@ -1,19 +1,42 @@
-import { Body, PipeTransform, Type } from '@nestjs/common';
-import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
-import { JsonBodyInterceptor } from './json-body.interceptor';
+import { ArgumentMetadata, createParamDecorator, ExecutionContext, PipeTransform, Type } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { createGlobalPipes } from '../pipes/global-pipes';
+import { readJsonBody } from './json-body.reader';
+
+/** Handler metadata: the handler reads its JSON body with {@link JsonBody} (the route check of `app.routes.spec.ts`). */
+export const JSON_BODY_METADATA = 'json-body:reads';
+
+const ReadJsonBody = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const http = context.switchToHttp();
+  return readJsonBody(http.getRequest(), http.getResponse<ServerResponse>());
+});
 
 /**
- * `@Body(...pipes)` that also puts {@link JsonBodyInterceptor} on its handler, so a handler cannot take a body that
- * nothing reads (415). Everything happens when the class is declared; a request pays only for the interceptor.
+ * The body pipes of a {@link JsonBody} parameter, run as for `@Body()`: Nest hands the global pipes a custom
+ * parameter as `custom`, which they pass over, so they run here once more with the type `body`.
+ */
+class BodyPipes implements PipeTransform {
+  constructor(private readonly pipes: readonly PipeTransform[]) {}
+
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const asBody: ArgumentMetadata = { ...metadata, type: 'body' };
+    let result = value;
+    for (const pipe of this.pipes) result = await pipe.transform(result, asBody);
+    return result;
+  }
+}
+
+/**
+ * The handler's JSON body, read when Nest resolves its parameters, after the guards ({@link readJsonBody}), then
+ * checked and validated by the global pipes and `pipes`, as `@Body(...pipes)` would be. No interceptor: a route
+ * with one pays for Nest's rxjs chain on every request (docs/performance.md).
  */
 export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
-  const body = Body(...pipes);
+  const own = pipes.map((pipe) => (typeof pipe === 'function' ? new pipe() : pipe));
+  const parameter = ReadJsonBody(new BodyPipes([...createGlobalPipes(), ...own]));
   return (target, key, index) => {
-    body(target, key, index);
+    parameter(target, key, index);
     const handler = (target as Record<PropertyKey, unknown>)[key as PropertyKey] as object;
-    const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
-    if (!interceptors.includes(JsonBodyInterceptor)) {
-      Reflect.defineMetadata(INTERCEPTORS_METADATA, [...interceptors, JsonBodyInterceptor], handler);
-    }
+    Reflect.defineMetadata(JSON_BODY_METADATA, true, handler);
   };
 }

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { expectHttpError } from '../../../test/support/http-error';
-import { UnreadBody } from '../http/json-body.interceptor';
+import { UnreadBody } from '../http/json-body.reader';
 import { JsonBodyPipe, MAX_BODY_PROPERTIES, nestingDepth } from './json-body.pipe';
 
 class NoteDto {

@@ -6,7 +6,7 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
-import { MAX_BODY_DEPTH, UnreadBody } from '../http/json-body.interceptor';
+import { MAX_BODY_DEPTH, UnreadBody } from '../http/json-body.reader';
 import { bodyMediaTypes, JSON_CHARSET } from '../http/json-content-type';
 
 /** Most own properties a body may have. */
@@ -28,7 +28,7 @@ export class JsonBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'query') return rejectReservedKeys(value);
     if (metadata.type !== 'body') return value;
-    // Nothing classified the body (`JsonBodyInterceptor` missing): it was not read.
+    // A `@Body()` without `@JsonBody()`: the body was not read.
     if (value === undefined) throw unsupportedMediaType(bodyMediaTypes(undefined));
     if (value instanceof UnreadBody) {
       if (value.acceptedTypes !== undefined) throw unsupportedMediaType(value.acceptedTypes);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyUnreadBody, jsonTextDepth, MAX_BODY_DEPTH, UnreadBody, verifyJsonBody } from './json-body.interceptor';
+import { classifyUnreadBody, jsonTextDepth, MAX_BODY_DEPTH, UnreadBody, verifyJsonBody } from './json-body.reader';
 
 type FakeRequest = IncomingMessage & { body?: unknown };
 

@@ -1,8 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { json } from 'body-parser';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
-import { from, Observable, switchMap } from 'rxjs';
 import { bodyMediaTypes, isJsonContentType } from './json-content-type';
 
 /** Largest accepted request body, in bytes (1 MiB; exactly that is accepted). */
@@ -82,35 +80,27 @@ export function classifyUnreadBody(request: BodyRequest): void {
   }
 }
 
+const parseJson = promisify<BodyRequest, ServerResponse, void>(
+  json({
+    limit: MAX_BODY_BYTES,
+    type: (request: IncomingMessage): boolean =>
+      isJsonContentType(request.headers['content-type'], bodyMediaTypes(request.method)),
+    strict: true,
+    verify: verifyJsonBody,
+  }),
+);
+
 /**
- * Reads the JSON body of a POST, PUT or PATCH after the guards (docs/security.md), at most {@link MAX_BODY_BYTES}, on the
- * handlers that take one (`@JsonBody()`); a PATCH body may also be a JSON Merge Patch, and
- * its answer names the patch types in `Accept-Patch` (RFC 5789 §3.1).
+ * Reads the JSON body of a POST, PUT or PATCH, at most {@link MAX_BODY_BYTES} (`@JsonBody()`, after the guards:
+ * docs/security.md); a PATCH body may also be a JSON Merge Patch, and its answer names the patch types in
+ * `Accept-Patch` (RFC 5789 §3.1).
+ * @returns the parsed value, or the {@link UnreadBody} that says why there is none.
  * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
  */
-@Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
-  private readonly parse = promisify<BodyRequest, ServerResponse, void>(
-    json({
-      limit: MAX_BODY_BYTES,
-      type: (request: IncomingMessage): boolean =>
-        isJsonContentType(request.headers['content-type'], bodyMediaTypes(request.method)),
-      strict: true,
-      verify: verifyJsonBody,
-    }),
-  );
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<BodyRequest>();
-    if (!METHODS_WITH_BODY.has(request.method ?? '')) return next.handle();
-    const response = http.getResponse<ServerResponse>();
-    if (request.method === 'PATCH') response.setHeader('Accept-Patch', bodyMediaTypes('PATCH').join(', '));
-    return from(this.parse(request, response)).pipe(
-      switchMap(() => {
-        classifyUnreadBody(request);
-        return next.handle();
-      }),
-    );
-  }
+export async function readJsonBody(request: BodyRequest, response: ServerResponse): Promise<unknown> {
+  if (!METHODS_WITH_BODY.has(request.method ?? '')) return undefined;
+  if (request.method === 'PATCH') response.setHeader('Accept-Patch', bodyMediaTypes('PATCH').join(', '));
+  await parseJson(request, response);
+  classifyUnreadBody(request);
+  return request.body;
 }
