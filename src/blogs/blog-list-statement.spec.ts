@@ -59,6 +59,7 @@ describe('blogListStatement', () => {
     expect(plain).toContain('FROM "blog_counts"');
     expect(blogListStatement(query({})).lane).toBe('fast');
     expect(blogListStatement(query({ filters: { author: 'Ada' } })).lane).toBe('slow');
+    expect(blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).lane).toBe('long');
     expect(search).not.toContain('blog_counts');
     expect(search).toMatch(
       /^WITH "matches" AS MATERIALIZED \(SELECT "id", "created_at" AS "key" FROM "blogs" WHERE "author" = \$1 AND "search_vector" @@/,

@@ -7,7 +7,10 @@ export function blogColumns(withContent: boolean): string {
   return `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", "version"`;
 }
 
-/** A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches. */
+/**
+ * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
+ * `long` for a search (one common word can match a tenth of all blogs).
+ */
 interface BoundStatement {
   readonly statement: PreparedStatement;
   readonly values: unknown[];
@@ -49,7 +52,7 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
     entry = build(shape, given, `blogs.list.${statements.size + 1}`);
     statements.set(key, entry);
   }
-  const lane = given.length > 0 ? 'slow' : 'fast';
+  const lane = shape.filters.q !== undefined ? 'long' : given.length > 0 ? 'slow' : 'fast';
   return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 

@@ -119,24 +119,33 @@ describe('StatementRunner', () => {
       ['named', true, { name: FIND.name, text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
       ['unnamed', false, { text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
     ])(
-      `runs a slow read (%s) in a transaction of its own: ${SLOW_LANE.statementMs} ms, no parallel workers`,
+      `runs a long read (%s) in a transaction of its own: ${SLOW_LANE.statementMs} ms, no parallel workers`,
       async (_name, named, sent) => {
         const sql = await runner(named);
 
-        await sql.onReplica(FIND, [3], 'slow');
-        const calls = replica.query.mock.calls;
-        expect(calls[0]).toEqual(['BEGIN']);
-        expect(calls[1]).toEqual([
-          "SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)",
-          [String(SLOW_LANE.statementMs)],
+        await sql.onReplica(FIND, [3], 'long');
+        expect(replica.query.mock.calls).toEqual([
+          [
+            `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`,
+          ],
+          [sent],
+          ['COMMIT'],
         ]);
-        expect(calls[2]).toEqual([sent]);
-        expect(calls[3]).toEqual(['COMMIT']);
-        expect(calls).toHaveLength(4);
       },
     );
 
-    it('rolls a failed slow read back and throws its error', async () => {
+    it.each<[string, 'slow' | 'long', string | null]>([
+      ['a slow read', 'slow', 'postgres://db'],
+      ['a long read on the embedded database', 'long', null],
+    ])("runs %s as it is, with the pool's time limits", async (_name, lane, url) => {
+      const sql = await runner(true, url);
+
+      await sql.onReplica(FIND, [3], lane);
+      expect(replica.query).toHaveBeenCalledTimes(1);
+      expect(replica.query.mock.calls[0][0]).not.toHaveProperty('query_timeout');
+    });
+
+    it('rolls a failed long read back and throws its error', async () => {
       const sql = await runner(true);
       const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
       replica.query.mockImplementation((statement: unknown) =>
@@ -145,7 +154,7 @@ describe('StatementRunner', () => {
           : Promise.resolve({ rows: [], rowCount: 0 }),
       );
 
-      await expect(sql.onReplica(FIND, [3], 'slow')).rejects.toBe(timeout);
+      await expect(sql.onReplica(FIND, [3], 'long')).rejects.toBe(timeout);
       expect(replica.query.mock.calls.at(-1)).toEqual(['ROLLBACK']);
       expect(replica.query.mock.calls.map(([statement]) => statement)).not.toContain('COMMIT');
     });

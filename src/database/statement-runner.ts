@@ -24,13 +24,13 @@ interface StatementResult<T> {
 /**
  * Statements whose work grows with the rows they match (a filtered list's exact total) hold at most `connections`
  * of a pool at once, in arrival order, so that they never starve the cheap ones; a statement waits up to `maxWaitMs`
- * for its turn, then runs in a transaction of its own for up to `statementMs`, on one core (no parallel workers)
- * (docs/performance.md, "The slow lane").
+ * for its turn. A `long` one (a full-text search) then runs in a transaction of its own for up to `statementMs`, on
+ * one core (no parallel workers) (docs/performance.md, "The slow lane").
  */
 export const SLOW_LANE = { connections: 2, maxWaitMs: 45_000, statementMs: 15_000 } as const;
 
-/** What a slow-lane transaction sets for itself (`SET LOCAL`): its statement's time limit ($1, ms), no parallel workers. */
-const SLOW_LANE_SETTINGS = `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)`;
+/** Opens the transaction of a `long` statement, with its time limit and no parallel workers: one simple query. */
+const BEGIN_LONG = `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`;
 
 /** How much longer than the server's `statement_timeout` the client waits for an answer, in ms (as for the others). */
 const READ_TIMEOUT_MARGIN_MS = DATABASE_TIMEOUTS.queryMs - DATABASE_TIMEOUTS.statementMs;
@@ -41,8 +41,11 @@ export class SlowLaneBusyError extends Error {
   readonly code = '53000';
 }
 
-/** Which lane a read waits in: `slow` for statements whose work grows with the rows they match. */
-export type StatementLane = 'fast' | 'slow';
+/**
+ * Which lane a read waits in: `slow` for statements whose work grows with the rows they match; `long` for those of
+ * them that may run for seconds, which also get {@link SLOW_LANE}`.statementMs`.
+ */
+export type StatementLane = 'fast' | 'slow' | 'long';
 
 /**
  * Runs {@link PreparedStatement}s straight on the driver's pooled connections, past TypeORM's query runner: as named
@@ -82,20 +85,22 @@ export class StatementRunner {
     lane: StatementLane = 'fast',
   ): Promise<StatementResult<T>> {
     if (lane === 'fast') return this.replicas.read((connection) => this.run<T>(connection, statement, values));
+    const long = lane === 'long' && this.server;
     return this.slowLane.runExclusive(() =>
-      this.replicas.read((connection) => this.runSlow<T>(connection, statement, values)),
+      this.replicas.read((connection) =>
+        long ? this.runLong<T>(connection, statement, values) : this.run<T>(connection, statement, values),
+      ),
     );
   }
 
-  /** `statement` in a transaction with {@link SLOW_LANE_SETTINGS}; rolled back when it fails. */
-  private async runSlow<T>(
+  /** `statement` in a transaction opened by {@link BEGIN_LONG}; rolled back when it fails. */
+  private async runLong<T>(
     connection: Connection,
     statement: PreparedStatement,
     values: unknown[],
   ): Promise<StatementResult<T>> {
-    await connection.query('BEGIN');
+    await connection.query(BEGIN_LONG);
     try {
-      await connection.query(SLOW_LANE_SETTINGS, [String(SLOW_LANE.statementMs)]);
       const result = await this.run<T>(connection, statement, values, SLOW_LANE.statementMs + READ_TIMEOUT_MARGIN_MS);
       await connection.query('COMMIT');
       return result;
