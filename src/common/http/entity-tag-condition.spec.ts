@@ -58,10 +58,13 @@ describe('parseEntityTagCondition', () => {
 
   it('parses a long list in linear time (no backtracking blow-up)', () => {
     const value = Array.from({ length: 200 }, (_, i) => `"${i}"`).join(', ');
-    const started = process.hrtime.bigint();
-    const condition = parseEntityTagCondition('If-Match', value);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
-    expect(condition.any === false && condition.tags.length).toBe(200);
+    // The fastest of several runs: a busy machine may pause any one of them.
+    const runs = Array.from({ length: 5 }, () => {
+      const started = process.hrtime.bigint();
+      expect(parseEntityTagCondition('If-Match', value)).toMatchObject({ any: false, tags: { length: 200 } });
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    });
+    expect(Math.min(...runs)).toBeLessThan(50);
   });
 
   // Each took ~0.2 s with a regex whose two whitespace runs competed for the same spaces.
