@@ -16,6 +16,9 @@ const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "
 @Index('IDX_blogs_title_c_id', { synchronize: false })
 @Index('IDX_blogs_author_title_c_id', { synchronize: false })
 @Index('IDX_blogs_search_vector', ['searchVector'], { type: 'gin' })
+@Index('IDX_blogs_slug', ['slug'], { unique: true })
+@Index('IDX_blogs_published_at_id', ['publishedAt', 'id'])
+@Index('IDX_blogs_tag_slugs', ['tagSlugs'], { type: 'gin' })
 export class Blog {
   /** Positive int4, ascending in creation order. */
   @PrimaryGeneratedColumn({ type: 'integer' })
@@ -43,6 +46,18 @@ export class Blog {
   /** 1 on create, incremented by every update; the entity tag is `"<id>-<version>"`. */
   @Column({ type: 'integer', default: 1 })
   version!: number;
+
+  /** When the blog is, was or will be published; null for a draft. The status follows from it and the clock. */
+  @Column({ name: 'published_at', type: 'timestamptz', precision: 3, nullable: true })
+  publishedAt!: Date | null;
+
+  /** The blog's URL name, unique among all blogs; its earlier ones are in `blog_slugs`. */
+  @Column({ type: 'text', collation: 'C' })
+  slug!: string;
+
+  /** The slugs of its tags, in the order given; the tags' names are in `tags`. */
+  @Column({ name: 'tag_slugs', type: 'text', array: true, default: () => "'{}'" })
+  tagSlugs!: string[];
 
   /** The words of {@link BLOG_SEARCH_VECTOR}, kept by the database; only queries read it, never clients. */
   @Column({

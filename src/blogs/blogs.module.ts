@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { BlogCount } from './blog-count.entity';
+import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
 import { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
@@ -11,7 +12,7 @@ import { BlogsService } from './blogs.service';
 
 /** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
-  imports: [DatabaseModule, TypeOrmModule.forFeature([Blog, BlogCount])],
+  imports: [DatabaseModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
 })

@@ -27,10 +27,13 @@ export function slugOf(text: string, maxLength: number = SLUG_MAX_LENGTH): strin
   return slug === '' ? undefined : cut(slug, maxLength);
 }
 
-/** `base` with the suffix `-n` (`n` ≥ 2), `base` cut so that the whole is at most {@link SLUG_MAX_LENGTH} characters. */
+/**
+ * `base` with the suffix `-n` (`n` ≥ 2), `base` cut to leave room so that the whole is at most
+ * {@link SLUG_MAX_LENGTH} characters, without a `-` before the suffix's (the SQL of blog creation computes the same).
+ */
 export function suffixedSlug(base: string, n: number): string {
   const suffix = `-${n}`;
-  return `${cut(base, SLUG_MAX_LENGTH - suffix.length)}${suffix}`;
+  return `${base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
 }
 
 /** `slug` in at most `maxLength` characters, ending at a `-` within {@link CUT_SEARCH} of the limit when there is one. */

@@ -1,0 +1,17 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Blog } from './blog.entity';
+
+/** A slug a blog holds or held: its current one and each earlier one, which redirects to it. Freed with the blog. */
+@Entity({ name: 'blog_slugs' })
+export class BlogSlug {
+  @PrimaryColumn({ type: 'text', collation: 'C', primaryKeyConstraintName: 'PK_blog_slugs' })
+  slug!: string;
+
+  @Index('IDX_blog_slugs_blog_id')
+  @Column({ name: 'blog_id', type: 'integer' })
+  blogId!: number;
+
+  @ManyToOne(() => Blog, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
+  @JoinColumn({ name: 'blog_id', foreignKeyConstraintName: 'FK_blog_slugs_blog_id' })
+  blog?: Blog;
+}
