@@ -155,11 +155,15 @@ describe('blogs: create, read, update (e2e)', () => {
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expectBlogShape(res.body);
+        // A 1.0 body: the publishing fields and the slug stay as they were.
         expect(res.body).toEqual({
           ...changes,
           id: created.body.id,
           createdAt: created.body.createdAt,
           updatedAt: res.body.updatedAt,
+          status: 'published',
+          publishedAt: created.body.publishedAt,
+          slug: created.body.slug,
         });
         expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
         await expect(storedBlog(t, created.body.id)).resolves.toEqual({
@@ -238,6 +242,9 @@ describe('blogs: create, read, update (e2e)', () => {
             author: stored?.author,
             createdAt: stored?.createdAt,
             updatedAt: stored?.updatedAt,
+            status: 'published',
+            publishedAt: created.body.publishedAt,
+            slug: created.body.slug,
           });
         });
       });
@@ -448,7 +455,7 @@ describe('blogs: create, read, update (e2e)', () => {
     // the sequence later, so of two overlapping creates the earlier-started one may draw the
     // larger id. The list's id tie-break exists for that (and for equal timestamps).
     it('30 creates in parallel all succeed with distinct ids between those of the creates before and after, and list newest first', async () => {
-      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
       const first = (await create(distinctBlogInput('before the parallel ones'))).body;
       const bodies = Array.from({ length: 30 }, (_, i) => distinctBlogInput(`parallel ${i}`));
       const responses = await Promise.all(

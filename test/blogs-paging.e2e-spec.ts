@@ -21,7 +21,7 @@ describe('blogs: list and paging (e2e)', () => {
 
   /** Empties the table, then creates `n` blogs one after another through the API. */
   async function freshBlogs(n: number): Promise<BlogBody[]> {
-    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
     const created: BlogBody[] = [];
     for (let i = 1; i <= n; i += 1) {
       const res = await createBlog(t, 'alice', { title: `title ${i}`, content: `content ${i}`, author: `author ${i}` });
@@ -199,7 +199,7 @@ describe('blogs: list and paging (e2e)', () => {
 
   describe('bounds of limit and offset', () => {
     beforeAll(async () => {
-      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
       // 120 blogs, so that the largest page is really full.
       await t.dataSource.query(
         `INSERT INTO blogs (title, content, author, owner_sub)

@@ -56,7 +56,7 @@ describe('list total: the trigger-kept counter (e2e)', () => {
     figures = await totalAndCount();
     expect(figures.total).toBe(figures.count);
 
-    await t.dataSource.query('TRUNCATE blogs');
+    await t.dataSource.query('TRUNCATE blogs CASCADE');
     await expect(totalAndCount()).resolves.toEqual({ total: 0, count: 0 });
   });
 });

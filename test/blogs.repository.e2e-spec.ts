@@ -2,13 +2,33 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Blog } from '../src/blogs/blog.entity';
-import { BlogsRepository } from '../src/blogs/blogs.repository';
+import { BlogChanges, BlogsRepository, NewBlog, SlugTakenError, WriteCondition } from '../src/blogs/blogs.repository';
+import type { VersionCondition } from '../src/common/http/versioned-entity-tag';
+import type { PublishedAtChange } from '../src/blogs/publication';
 import { databaseConfig } from '../src/config/database.config';
 import { SLOW_LANE, StatementRunner } from '../src/database/statement-runner';
 import { useRepositoryModule } from './support/repository-module';
 import { E2E_ENV } from './support/test-database';
 
 const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
+/** A new blog of `owner`, published at its creation, with the slug of its title made free. */
+const newBlog = (n: number, owner = 'alice'): NewBlog => ({
+  ...input(n),
+  ownerSub: owner,
+  publishedAt: new Date('2026-01-01T00:00:00.000Z'),
+  slug: { value: `title-${n}`, explicit: false },
+});
+/** Changes that keep `published_at` and the slug. */
+const changes = (fields: Partial<ReturnType<typeof input>>): BlogChanges => ({
+  ...fields,
+  publication: { change: { kind: 'keep' } },
+});
+/** The condition of a write by `owner` (undefined: an admin) under `versions`, now. */
+const by = (owner: string | undefined, versions: VersionCondition = {}): WriteCondition => ({
+  owner,
+  versions,
+  now: new Date(),
+});
 
 describe('BlogsRepository on the real database', () => {
   const db = useRepositoryModule();
@@ -22,8 +42,8 @@ describe('BlogsRepository on the real database', () => {
   });
 
   beforeEach(async () => {
-    await dataSource.query('TRUNCATE "blogs"');
-    created = await repository.insert(input(1), 'alice');
+    await dataSource.query('TRUNCATE "blogs" CASCADE');
+    created = await repository.insert(newBlog(1));
   });
 
   // The embedded database has one session and no statement names.
@@ -86,10 +106,10 @@ describe('BlogsRepository on the real database', () => {
 
   it('findPage gives newest first with the exact total, from either end of the list', async () => {
     const ids: number[] = [created.id];
-    for (let n = 1; n < 7; n += 1) ids.push((await repository.insert(input(n), 'alice')).id);
+    for (let n = 1; n < 7; n += 1) ids.push((await repository.insert(newBlog(n))).id);
     const newestFirst = [...ids].reverse();
 
-    const pages = await Promise.all([0, 2, 4, 6, 7, 50].map((offset) => repository.findPage(3, offset)));
+    const pages = await Promise.all([0, 2, 4, 6, 7, 50].map((offset) => repository.findPage(3, offset, new Date())));
 
     expect(pages.map((page) => page.total)).toEqual([7, 7, 7, 7, 7, 7]);
     expect(pages.map((page) => page.items.map((blog) => blog.id))).toEqual([
@@ -105,14 +125,14 @@ describe('BlogsRepository on the real database', () => {
   });
 
   it('findPage of an empty table is empty with total 0', async () => {
-    await dataSource.query('TRUNCATE "blogs"');
+    await dataSource.query('TRUNCATE "blogs" CASCADE');
 
-    await expect(repository.findPage(10, 0)).resolves.toEqual({ items: [], total: 0 });
+    await expect(repository.findPage(10, 0, new Date())).resolves.toEqual({ items: [], total: 0 });
   });
 
   it('update replaces the fields, moves updatedAt forward and increments version', async () => {
-    const first = await repository.update(created.id, input(2), 'alice');
-    const second = await repository.update(created.id, input(2), undefined);
+    const first = await repository.update(created.id, changes(input(2)), by('alice'));
+    const second = await repository.update(created.id, changes(input(2)), by(undefined));
 
     expect(first).toMatchObject({ ...input(2), id: created.id, ownerSub: 'alice', version: 2 });
     expect(second?.version).toBe(3);
@@ -125,25 +145,25 @@ describe('BlogsRepository on the real database', () => {
   it.each([
     ['another owner', 'bob', {}, false],
     ['the owner', 'alice', {}, true],
-    ['a matching version', 'alice', { match: [9, 1] }, true],
-    ['no matching version', 'alice', { match: [2] }, false],
+    ['a matching version', 'alice', { match: ['9', '1'] }, true],
+    ['no matching version', 'alice', { match: ['2'] }, false],
     ['an empty match list', 'alice', { match: [] }, false],
-    ['an excluded version', 'alice', { noneMatch: [1] }, false],
-    ['another excluded version', 'alice', { noneMatch: [2] }, true],
-    ['match and exclusion of the same version', undefined, { match: [1], noneMatch: [1] }, false],
-  ])('update with %s (owner %s, versions %j) changes the row: %s', async (_name, owner, versions, changes) => {
-    const updated = await repository.update(created.id, input(2), owner, versions);
+    ['an excluded version', 'alice', { noneMatch: ['1'] }, false],
+    ['another excluded version', 'alice', { noneMatch: ['2'] }, true],
+    ['match and exclusion of the same version', undefined, { match: ['1'], noneMatch: ['1'] }, false],
+  ])('update with %s (owner %s, versions %j) changes the row: %s', async (_name, owner, versions, changed) => {
+    const updated = await repository.update(created.id, changes(input(2)), by(owner, versions));
 
-    expect(updated === null).toBe(!changes);
-    await expect(repository.findById(created.id)).resolves.toMatchObject({ version: changes ? 2 : 1 });
+    expect(updated === null).toBe(!changed);
+    await expect(repository.findById(created.id)).resolves.toMatchObject({ version: changed ? 2 : 1 });
   });
 
   it('update of a missing blog changes nothing', async () => {
-    await expect(repository.update(123_456, input(1), undefined)).resolves.toBeNull();
+    await expect(repository.update(123_456, changes(input(1)), by(undefined))).resolves.toBeNull();
   });
 
   it('update with some fields sets those and keeps the others, moving updatedAt and version as a replacement does', async () => {
-    const updated = await repository.update(created.id, { content: 'New content' }, 'alice');
+    const updated = await repository.update(created.id, changes({ content: 'New content' }), by('alice'));
 
     expect(updated).toMatchObject({ title: 'Title 1', content: 'New content', author: 'Author 1', version: 2 });
     expect(updated!.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
@@ -159,15 +179,15 @@ describe('BlogsRepository on the real database', () => {
   }
 
   it('delete removes the row and the counter follows; a second delete finds nothing', async () => {
-    const doomed = await repository.insert(input(2), 'alice');
+    const doomed = await repository.insert(newBlog(2));
     await expect(counts()).resolves.toEqual({ rows: 2, counter: 2 });
 
-    await expect(repository.delete(doomed.id, 'alice')).resolves.toBe(true);
+    await expect(repository.delete(doomed.id, by('alice'))).resolves.toBe(true);
 
     await expect(repository.findById(doomed.id)).resolves.toBeNull();
     await expect(repository.findById(created.id)).resolves.toEqual(created);
     await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
-    await expect(repository.delete(doomed.id, 'alice')).resolves.toBe(false);
+    await expect(repository.delete(doomed.id, by('alice'))).resolves.toBe(false);
     await expect(counts()).resolves.toEqual({ rows: 1, counter: 1 });
   });
 
@@ -175,14 +195,183 @@ describe('BlogsRepository on the real database', () => {
     ['another owner', 'bob', {}, false],
     ['the owner', 'alice', {}, true],
     ['any owner', undefined, {}, true],
-    ['a matching version', 'alice', { match: [9, 1] }, true],
-    ['no matching version', 'alice', { match: [2] }, false],
+    ['a matching version', 'alice', { match: ['9', '1'] }, true],
+    ['no matching version', 'alice', { match: ['2'] }, false],
     ['an empty match list', 'alice', { match: [] }, false],
-    ['an excluded version', 'alice', { noneMatch: [1] }, false],
-    ['another excluded version', 'alice', { noneMatch: [2] }, true],
+    ['an excluded version', 'alice', { noneMatch: ['1'] }, false],
+    ['another excluded version', 'alice', { noneMatch: ['2'] }, true],
   ])('delete with %s (owner %s, versions %j) deletes: %s', async (_name, owner, versions, deletes) => {
-    await expect(repository.delete(created.id, owner, versions)).resolves.toBe(deletes);
+    await expect(repository.delete(created.id, by(owner, versions))).resolves.toBe(deletes);
     await expect(repository.findById(created.id)).resolves.toEqual(deletes ? null : created);
     await expect(counts()).resolves.toEqual(deletes ? { rows: 0, counter: 0 } : { rows: 1, counter: 1 });
+  });
+
+  describe('publishing and slugs', () => {
+    const NOW = new Date('2026-06-01T00:00:00.000Z');
+    const HOUR = 3_600_000;
+    const withSlug = (n: number, value: string, explicit = false): NewBlog => ({
+      ...newBlog(n),
+      slug: { value, explicit },
+    });
+    const publishedAt = (n: number, at: Date | null): NewBlog => ({ ...newBlog(n), publishedAt: at });
+    /** The rows of blog_slugs as slug → blog id. */
+    const earlierSlugs = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (await dataSource.query<{ slug: string; blog_id: number }[]>('SELECT "slug", "blog_id" FROM "blog_slugs"')).map(
+          (row) => [row.slug, Number(row.blog_id)],
+        ),
+      );
+
+    it('makes the lowest free slug of a base, skipping current and earlier slugs', async () => {
+      const second = await repository.insert(newBlog(1));
+      expect([created.slug, second.slug]).toEqual(['title-1', 'title-1-2']);
+
+      // title-1-3 becomes an earlier slug: still taken for a new blog.
+      const third = await repository.insert(newBlog(1));
+      await repository.update(third.id, { ...changes({}), slug: 'renamed' }, by('alice'));
+      await expect(repository.insert(newBlog(1))).resolves.toMatchObject({ slug: 'title-1-4' });
+    });
+
+    it('gives ten concurrent creates of one title exactly the base and -2 … -10', async () => {
+      await dataSource.query('TRUNCATE "blogs" CASCADE');
+      const blogs = await Promise.all(Array.from({ length: 10 }, () => repository.insert(withSlug(1, 'same'))));
+      const expected = ['same', ...Array.from({ length: 9 }, (_, i) => `same-${i + 2}`)];
+      expect(blogs.map((blog) => blog.slug).sort()).toEqual(expected.sort());
+    });
+
+    it('cuts a long base to leave room for the suffix', async () => {
+      const base = `${'a'.repeat(150)}-${'b'.repeat(49)}`;
+      await repository.insert(withSlug(1, base));
+      await expect(repository.insert(withSlug(2, base))).resolves.toMatchObject({
+        slug: `${'a'.repeat(150)}-${'b'.repeat(47)}-2`,
+      });
+    });
+
+    it("an explicit slug: another blog's current one is refused, an earlier one is taken over", async () => {
+      await expect(repository.insert(withSlug(2, 'title-1', true))).rejects.toBeInstanceOf(SlugTakenError);
+      await repository.update(created.id, { ...changes({}), slug: 'moved' }, by('alice'));
+      await expect(earlierSlugs()).resolves.toEqual({ 'title-1': created.id });
+
+      const taker = await repository.insert(withSlug(2, 'title-1', true));
+
+      expect(taker.slug).toBe('title-1');
+      await expect(earlierSlugs()).resolves.toEqual({});
+      await expect(repository.findBySlug('title-1')).resolves.toMatchObject({ id: taker.id });
+    });
+
+    it('a changed slug keeps leading to the blog; returning to it, taking it, or deleting the blog ends that', async () => {
+      await repository.update(created.id, { ...changes({}), slug: 'second' }, by('alice'));
+      await repository.update(created.id, { ...changes({}), slug: 'third' }, by('alice'));
+      await expect(earlierSlugs()).resolves.toEqual({ 'title-1': created.id, second: created.id });
+      await expect(repository.findBySlug('second')).resolves.toMatchObject({ id: created.id, slug: 'third' });
+
+      await repository.update(created.id, { ...changes({}), slug: 'second' }, by('alice'));
+      await expect(earlierSlugs()).resolves.toEqual({ 'title-1': created.id, third: created.id });
+
+      const other = await repository.insert(newBlog(2));
+      await expect(repository.update(other.id, { ...changes({}), slug: 'second' }, by('alice'))).rejects.toBeInstanceOf(
+        SlugTakenError,
+      );
+      await repository.update(other.id, { ...changes({}), slug: 'third' }, by('alice'));
+      await expect(earlierSlugs()).resolves.toEqual({ 'title-1': created.id, 'title-2': other.id });
+
+      await repository.delete(created.id, by('alice'));
+      await expect(earlierSlugs()).resolves.toEqual({ 'title-2': other.id });
+      await expect(repository.findBySlug('title-1')).resolves.toBeNull();
+    });
+
+    it('a writer that knows no slugs stores a blog published when created, with the slug blog-<id>', async () => {
+      const [row] = await dataSource.query<{ id: number; slug: string; same: boolean }[]>(
+        `INSERT INTO "blogs" ("title", "content", "author", "owner_sub") VALUES ('t', 'c', 'a', 'x')
+         RETURNING "id", "slug", "published_at" = "created_at" AS "same"`,
+      );
+      expect(row).toEqual({ id: row.id, slug: `blog-${row.id}`, same: true });
+    });
+
+    it('the counter counts blogs that are not drafts, as they move between draft and published', async () => {
+      const draft = await repository.insert(publishedAt(2, null));
+      await repository.insert(publishedAt(3, new Date(NOW.getTime() + HOUR)));
+      await expect(counts()).resolves.toEqual({ rows: 3, counter: 2 });
+
+      const publish = { ...changes({}), publication: { change: { kind: 'now-unless-live' as const } } };
+      await repository.update(draft.id, publish, by('alice'));
+      await expect(counts()).resolves.toEqual({ rows: 3, counter: 3 });
+      await repository.update(draft.id, { ...changes({}), publication: { change: { kind: 'draft' } } }, by('alice'));
+      await expect(counts()).resolves.toEqual({ rows: 3, counter: 2 });
+      await repository.delete(draft.id, by('alice'));
+      await expect(counts()).resolves.toEqual({ rows: 2, counter: 2 });
+    });
+
+    it('findPage shows live blogs only, their total less the scheduled and drafts', async () => {
+      const before = new Date(NOW.getTime() - HOUR);
+      const live = await repository.insert(publishedAt(2, before));
+      await repository.insert(publishedAt(3, null));
+      await repository.insert(publishedAt(4, new Date(NOW.getTime() + HOUR)));
+
+      const page = await repository.findPage(10, 0, NOW);
+
+      expect(page.total).toBe(2);
+      expect(page.items.map((blog) => blog.id)).toEqual([live.id, created.id]);
+      // The scheduled blog is live from its instant on, with no write.
+      await expect(repository.findPage(10, 0, new Date(NOW.getTime() + 2 * HOUR))).resolves.toMatchObject({ total: 3 });
+    });
+
+    const LIVE = new Date(NOW.getTime() - HOUR);
+    const LATER = new Date(NOW.getTime() + HOUR);
+
+    it.each<[string, PublishedAtChange, Date | null, Date | null]>([
+      ['keeps the instant of a live blog', { kind: 'now-unless-live' }, LIVE, LIVE],
+      ['publishes a scheduled blog now', { kind: 'now-unless-live' }, LATER, NOW],
+      ['publishes a draft now', { kind: 'now-unless-live' }, null, NOW],
+      ['sets an instant', { kind: 'at', instant: LATER }, null, LATER],
+      ['makes a draft', { kind: 'draft' }, LIVE, null],
+      ['keeps', { kind: 'keep' }, LATER, LATER],
+    ])('update %s', async (_name, change, stored, expected) => {
+      const blog = await repository.insert(publishedAt(2, stored));
+
+      const updated = await repository.update(
+        blog.id,
+        { ...changes({}), publication: { change } },
+        { ...by('alice'), now: NOW },
+      );
+
+      expect(updated?.publishedAt).toEqual(expected);
+    });
+
+    it.each([
+      ['scheduled', 'scheduled', new Date(NOW.getTime() + HOUR), true],
+      ['scheduled', 'scheduled', new Date(NOW.getTime() - HOUR), false],
+      ['not-draft', 'not-draft', new Date(NOW.getTime() - HOUR), true],
+      ['not-draft', 'not-draft', null, false],
+    ] as const)(
+      'update requiring %s of a blog published at %s changes it: %s',
+      async (_name, requirement, stored, changed) => {
+        const blog = await repository.insert(publishedAt(2, stored));
+        const publication = { change: { kind: 'keep' as const }, requirement };
+
+        const updated = await repository.update(
+          blog.id,
+          { ...changes({ title: 'T' }), publication },
+          { ...by('alice'), now: NOW },
+        );
+
+        expect(updated !== null).toBe(changed);
+      },
+    );
+
+    it('If-Match of a scheduled blog holds while it is scheduled, and names another state once it is live', async () => {
+      const blog = await repository.insert(publishedAt(2, new Date(NOW.getTime() + HOUR)));
+      const scheduledTag = { match: [`${blog.version}-scheduled`] };
+
+      await expect(
+        repository.update(blog.id, changes({ title: 'T' }), {
+          ...by('alice', scheduledTag),
+          now: new Date(NOW.getTime() + 2 * HOUR),
+        }),
+      ).resolves.toBeNull();
+      await expect(
+        repository.update(blog.id, changes({ title: 'T' }), { ...by('alice', scheduledTag), now: NOW }),
+      ).resolves.toMatchObject({ version: 2 });
+    });
   });
 });

@@ -14,7 +14,8 @@ import { VerifiedTokens } from './verified-tokens';
 
 /**
  * Global guard: a valid bearer token unless the route is `@Public()`, or `@ReadAccess()` while
- * `READS_REQUIRE_AUTH` is false. A token verified within the last minute is not verified again ({@link VerifiedTokens}).
+ * `READS_REQUIRE_AUTH` is false; there a valid token still identifies the caller and an invalid one counts as none.
+ * A token verified within the last minute is not verified again ({@link VerifiedTokens}).
  * @throws BearerTokenException (401, RFC 6750 §3.1); the 503 of unreachable identity-provider keys.
  */
 @Injectable()
@@ -32,9 +33,10 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (policy === 'public' || (policy === 'read' && !this.config.readsRequireAuth)) return true;
-    // passport-jwt reports a missing and a malformed header alike; their challenges differ.
+    if (policy === 'public') return true;
     const request = context.switchToHttp().getRequest<IncomingMessage & { user?: Principal }>();
+    if (policy === 'read' && !this.config.readsRequireAuth) return this.identify(context, request);
+    // passport-jwt reports a missing and a malformed header alike; their challenges differ.
     const credentials = readBearerCredentials(request.headers.authorization);
     if (credentials.kind === 'none') throw BearerTokenException.missing();
     if (credentials.kind === 'malformed') {
@@ -48,6 +50,24 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     }
     if (!isVerifiableToken(token)) throw BearerTokenException.invalid('token could not be verified');
     return this.verify(context, request, token);
+  }
+
+  /** An open route: sets the principal of a valid bearer token, if the request has one; never refuses for a token. */
+  private async identify(context: ExecutionContext, request: IncomingMessage & { user?: Principal }): Promise<boolean> {
+    const credentials = readBearerCredentials(request.headers.authorization);
+    if (credentials.kind !== 'token') return true;
+    const known = this.verifiedTokens.get(credentials.token);
+    if (known !== undefined) {
+      request.user = known;
+      return true;
+    }
+    if (!isVerifiableToken(credentials.token)) return true;
+    try {
+      return await this.verify(context, request, credentials.token);
+    } catch (error) {
+      if (error instanceof BearerTokenException) return true;
+      throw error;
+    }
   }
 
   private async verify(context: ExecutionContext, request: { user?: Principal }, token: string): Promise<boolean> {

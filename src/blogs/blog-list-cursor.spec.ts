@@ -2,9 +2,9 @@ import { BadRequestException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { createHmac } from 'node:crypto';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
-import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
+import { BlogListPosition, BlogSort } from './blog-list';
 import { CURSOR_SYNTAX, CursorSigner } from '../common/paging/cursor-signer';
-import { BlogListCursors } from './blog-list-cursor';
+import { BlogListCursors, BlogListSelection } from './blog-list-cursor';
 
 const KEY = 'cursor-test-key-0123456789abcdefghij';
 
@@ -32,13 +32,17 @@ function rejectionOf(decode: () => unknown): string[] {
 }
 
 const at = new Date('2026-11-22T10:00:00.123Z');
-const filters: BlogFilters = {
+const filters: BlogListSelection = {
+  status: 'published',
   author: 'Alice',
   q: 'hello -draft',
   createdAfter: new Date('2026-01-01T00:00:00.000Z'),
   createdBefore: new Date('2027-01-01T00:00:00.000Z'),
   updatedAfter: new Date('2026-06-01T00:00:00.000Z'),
 };
+
+/** The selection of the plain list. */
+const NONE: BlogListSelection = { status: 'published' };
 
 describe('BlogListCursors', () => {
   let cursors: BlogListCursors;
@@ -56,6 +60,8 @@ describe('BlogListCursors', () => {
     ['-title', { id: 4, value: 'x'.repeat(200) }],
     ['id', { id: 9 }],
     ['-id', { id: 1 }],
+    ['publishedAt', { id: 6, value: at }],
+    ['-publishedAt', { id: 7, value: null }],
   ])('sort %s: decode gives back the position encode was given', (sort, position) => {
     const cursor = cursors.encode(sort, filters, position);
 
@@ -77,13 +83,14 @@ describe('BlogListCursors', () => {
     expect(cursors.decode(cursor, '-createdAt', same)).toEqual({ id: 1, value: at });
   });
 
-  it.each<[string, BlogFilters]>([
+  it.each<[string, BlogListSelection]>([
     ['another author', { ...filters, author: 'alice' }],
     ['no author', { ...filters, author: undefined }],
     ['another q', { ...filters, q: 'hello' }],
     ['another createdAfter', { ...filters, createdAfter: new Date('2026-01-01T00:00:00.001Z') }],
     ['another createdBefore', { ...filters, createdBefore: undefined }],
     ['another updatedAfter', { ...filters, updatedAfter: new Date(0) }],
+    ['another status', { ...filters, status: 'any' }],
     [
       'a filter moved to another',
       { ...filters, createdAfter: filters.updatedAfter, updatedAfter: filters.createdAfter },
@@ -92,16 +99,16 @@ describe('BlogListCursors', () => {
     const cursor = cursors.encode('-createdAt', filters, { id: 1, value: at });
 
     expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', other))).toEqual([
-      'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore and updatedAfter',
+      'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter and status',
     ]);
   });
 
   it.each<BlogSort>(['createdAt', '-updatedAt', 'title', '-id'])(
     'refuses a -createdAt cursor used with sort=%s, naming the sort it was made for',
     (sort) => {
-      const cursor = cursors.encode('-createdAt', {}, { id: 1, value: at });
+      const cursor = cursors.encode('-createdAt', NONE, { id: 1, value: at });
 
-      expect(rejectionOf(() => cursors.decode(cursor, sort, {}))).toEqual([
+      expect(rejectionOf(() => cursors.decode(cursor, sort, NONE))).toEqual([
         'cursor was made for sort=-createdAt: use it with that sort',
       ]);
     },
@@ -123,26 +130,26 @@ describe('BlogListCursors', () => {
 
   it("refuses another service's cursor (another key)", async () => {
     const other = await cursorsWith('another-key-0123456789abcdefghijklmn');
-    const cursor = other.encode('-createdAt', {}, { id: 1, value: at });
+    const cursor = other.encode('-createdAt', NONE, { id: 1, value: at });
 
-    expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', {}))).toEqual([
+    expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', NONE))).toEqual([
       'cursor is not a nextCursor of this service, or it was changed',
     ]);
   });
 
   it('refuses a payload changed and signed again with a key of its own (here the empty one)', () => {
-    const cursor = cursors.encode('-id', {}, { id: 50 });
+    const cursor = cursors.encode('-id', NONE, { id: 50 });
     const payload = JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString()) as { k: number[] };
     const forged = Buffer.from(JSON.stringify({ ...payload, k: [5] })).toString('base64url');
     const mac = createHmac('sha256', '').update(forged).digest('base64url');
 
-    expect(() => cursors.decode(`${forged}.${mac}`, '-id', {})).toThrow(BadRequestException);
+    expect(() => cursors.decode(`${forged}.${mac}`, '-id', NONE)).toThrow(BadRequestException);
   });
 
   it.each(['', 'garbage', '.', 'a.b', `${'A'.repeat(10)}.${'A'.repeat(42)}`, `${'A'.repeat(2001)}.${'A'.repeat(43)}`])(
     'refuses the malformed cursor %p',
     (cursor) => {
-      expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', {}))).toEqual([
+      expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', NONE))).toEqual([
         'cursor is not a nextCursor of this service, or it was changed',
       ]);
     },
@@ -159,7 +166,7 @@ describe('BlogListCursors', () => {
     const text = Buffer.from(JSON.stringify({ ...payload, f: 'x' })).toString('base64url');
     const mac = createHmac('sha256', KEY).update(text).digest('base64url');
 
-    expect(rejectionOf(() => cursors.decode(`${text}.${mac}`, '-id', {}))).toEqual([
+    expect(rejectionOf(() => cursors.decode(`${text}.${mac}`, '-id', NONE))).toEqual([
       'cursor is not valid for this version of the service: start again from the first page',
     ]);
   });

@@ -1,15 +1,24 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { CursorSigner, queryDigest } from '../common/paging/cursor-signer';
 import { BLOG_SORTS, BlogFilters, BlogListPosition, BlogSort, sortOrder } from './blog-list';
+import type { BlogListStatus } from './blog-status';
+
+/** What a cursor is bound to besides the sort: the filters and the status. */
+export interface BlogListSelection extends BlogFilters {
+  readonly status: BlogListStatus;
+}
 
 /** Version of the payload; a cursor of another version is refused like any cursor not made here. */
 const CURSOR_VERSION = 1;
 
-/** What a blog list cursor carries: version, sort, the last blog's sort value (ms for instants) and id, the filters' digest. */
+/**
+ * What a blog list cursor carries: version, sort, the last blog's sort value (ms for instants, null for a draft's
+ * `publishedAt`) and id, the digest of the filters and the status.
+ */
 interface CursorPayload {
   readonly v: number;
   readonly s: BlogSort;
-  readonly k: readonly (number | string)[];
+  readonly k: readonly (number | string | null)[];
   readonly f: string;
 }
 
@@ -19,7 +28,7 @@ export class BlogListCursors {
   constructor(private readonly signer: CursorSigner) {}
 
   /** The cursor of the page after `position` in the list that `filters` and `sort` select. */
-  encode(sort: BlogSort, filters: BlogFilters, position: BlogListPosition): string {
+  encode(sort: BlogSort, filters: BlogListSelection, position: BlogListPosition): string {
     const { value } = position;
     const key = value === undefined ? [position.id] : [value instanceof Date ? value.getTime() : value, position.id];
     const payload: CursorPayload = { v: CURSOR_VERSION, s: sort, k: key, f: filterDigest(sort, filters) };
@@ -31,7 +40,7 @@ export class BlogListCursors {
    * @throws BadRequestException naming `cursor` when this service did not make it (or it was changed), or
    *   made it for another `sort` or other filters.
    */
-  decode(cursor: string, sort: BlogSort, filters: BlogFilters): BlogListPosition {
+  decode(cursor: string, sort: BlogSort, filters: BlogListSelection): BlogListPosition {
     const payload = this.signer.verify(cursor) as CursorPayload;
     const position = payload.v === CURSOR_VERSION ? decodedPosition(payload) : undefined;
     if (position === undefined)
@@ -43,17 +52,19 @@ export class BlogListCursors {
     }
     if (payload.f !== filterDigest(sort, filters)) {
       throw new BadRequestException([
-        'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore and updatedAfter',
+        'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter and status',
       ]);
     }
     return position;
   }
 }
 
-/** The digest of the filters as the query compares them (instants in ms) and the sort. */
-function filterDigest(sort: BlogSort, filters: BlogFilters): string {
-  const { author, q, createdAfter, createdBefore, updatedAfter } = filters;
-  return queryDigest([author, q, createdAfter?.getTime(), createdBefore?.getTime(), updatedAfter?.getTime(), sort]);
+/** The digest of the filters as the query compares them (instants in ms), the status and the sort. */
+function filterDigest(sort: BlogSort, filters: BlogListSelection): string {
+  const { author, q, createdAfter, createdBefore, updatedAfter, status } = filters;
+  const instants = [createdAfter, createdBefore, updatedAfter].map((instant) => instant?.getTime());
+  // The status joins the end only when it is not the default, so that cursors made before it existed stay valid.
+  return queryDigest([author, q, ...instants, sort, ...(status === 'published' ? [] : [status])]);
 }
 
 /** The position a signed payload holds, or undefined when its shape does not fit its sort. */
@@ -65,6 +76,7 @@ function decodedPosition(payload: CursorPayload): BlogListPosition | undefined {
   if (field === 'id') return key.length === 1 && isId(first) ? { id: first } : undefined;
   if (key.length !== 2 || !isId(second)) return undefined;
   if (field === 'title') return typeof first === 'string' ? { id: second, value: first } : undefined;
+  if (field === 'publishedAt' && first === null) return { id: second, value: null };
   return Number.isSafeInteger(first) ? { id: second, value: new Date(first as number) } : undefined;
 }
 

@@ -1,12 +1,16 @@
 import { blogListStatement } from './blog-list-statement';
 import type { BlogListQuery } from './blogs.repository';
 
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+
 const query = (overrides: Partial<BlogListQuery>): BlogListQuery => ({
   filters: {},
   sort: '-createdAt',
   limit: 10,
   offset: 0,
   withContent: true,
+  status: 'published',
+  now: NOW,
   ...overrides,
 });
 
@@ -16,8 +20,8 @@ describe('blogListStatement', () => {
     const again = blogListStatement(query({ filters: { author: 'Grace' }, limit: 10, offset: 0 }));
 
     expect(again.statement).toBe(first.statement);
-    expect(first.values).toEqual(['Ada', 6, 20]);
-    expect(again.values).toEqual(['Grace', 11, 0]);
+    expect(first.values).toEqual(['Ada', NOW, 6, 20]);
+    expect(again.values).toEqual(['Grace', NOW, 11, 0]);
   });
 
   it.each<[string, Partial<BlogListQuery>]>([
@@ -25,6 +29,8 @@ describe('blogListStatement', () => {
     ['another order', { sort: 'title' }],
     ['a keyset position', { after: { id: 3, value: new Date(0) } }],
     ['no content', { withContent: false }],
+    ['another status', { status: 'any' }],
+    ['an owner', { status: 'draft', owner: 'alice' }],
   ])('gives %s a statement of its own', (_name, overrides) => {
     const plain = blogListStatement(query({}));
     const other = blogListStatement(query(overrides));
@@ -37,19 +43,49 @@ describe('blogListStatement', () => {
     const { statement, values } = blogListStatement(query({ filters: { author: 'Ada' } }));
 
     expect(statement.text.match(/"author" = \$1/g)).toHaveLength(2);
-    expect(values).toEqual(['Ada', 11, 0]);
+    expect(values).toEqual(['Ada', NOW, 11, 0]);
   });
 
-  it.each<[string, Partial<BlogListQuery>, unknown[]]>([
-    ['by id', { sort: '-id', after: { id: 42 } }, [42, 11, 0]],
-    ['by title', { sort: 'title', after: { id: 42, value: 'Ab' } }, [42, 'Ab', 11, 0]],
-  ])('continues after a keyset position %s', (_name, overrides, values) => {
+  it.each<[string, Partial<BlogListQuery>, unknown[], string]>([
+    ['by id', { sort: '-id', after: { id: 42 } }, [NOW, 42, 11, 0], '"id" < $2'],
+    [
+      'by title',
+      { sort: 'title', after: { id: 42, value: 'Ab' } },
+      [NOW, 42, 'Ab', 11, 0],
+      '("title" COLLATE "C", "id") > ($3 COLLATE "C", $2)',
+    ],
+    [
+      'by publishedAt where drafts may be: they come last',
+      { sort: '-publishedAt', status: 'any', owner: 'alice', after: { id: 42, value: null } },
+      ['alice', 42, null, 11, 0],
+      `(COALESCE("published_at", '-infinity'::timestamptz), "id") < (COALESCE($3, '-infinity'::timestamptz), $2)`,
+    ],
+    [
+      'by publishedAt of live blogs',
+      { sort: 'publishedAt', after: { id: 42, value: NOW } },
+      [NOW, 42, NOW, 11, 0],
+      '("published_at", "id") > ($3, $2)',
+    ],
+  ])('continues after a keyset position %s', (_name, overrides, values, condition) => {
     const bound = blogListStatement(query(overrides));
 
     expect(bound.values).toEqual(values);
-    expect(bound.statement.text).toContain(
-      overrides.sort === 'title' ? '("title" COLLATE "C", "id") > ($2, $1)' : '"id" < $1',
-    );
+    expect(bound.statement.text).toContain(condition);
+  });
+
+  it.each<[string, Partial<BlogListQuery>, string]>([
+    ['published: live at now', {}, `COALESCE("published_at", 'infinity') <= $1`],
+    ['scheduled', { status: 'scheduled', owner: 'alice' }, '"published_at" > $1 AND "owner_sub" = $2'],
+    ['draft', { status: 'draft', owner: 'alice' }, '"published_at" IS NULL AND "owner_sub" = $1'],
+  ])('status %s', (_name, overrides, condition) => {
+    expect(blogListStatement(query(overrides)).statement.text).toContain(condition);
+  });
+
+  it('any status of every owner has no condition and counts its rows', () => {
+    const { statement, lane } = blogListStatement(query({ status: 'any' }));
+    expect(statement.text).not.toContain('WHERE "published_at"');
+    expect(statement.text).toContain('SELECT count(*) AS "total" FROM "blogs")');
+    expect(lane).toBe('slow');
   });
 
   it('counts from the counter only when unfiltered, and a search reads its matches once', () => {
@@ -57,6 +93,7 @@ describe('blogListStatement', () => {
     const search = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).statement.text;
 
     expect(plain).toContain('FROM "blog_counts"');
+    expect(plain).toContain('(SELECT count(*) FROM "blogs" WHERE "published_at" > $1)');
     expect(blogListStatement(query({})).lane).toBe('fast');
     expect(blogListStatement(query({ filters: { author: 'Ada' } })).lane).toBe('slow');
     expect(blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).lane).toBe('long');

@@ -1,11 +1,22 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
+import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
 /** The columns a `Blog` is read from, without the generated `search_vector` (large, only searched). */
 export function blogColumns(withContent: boolean): string {
-  return `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", "version"`;
+  return (
+    `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", ` +
+    `"version", "published_at", "slug"`
+  );
 }
+
+/**
+ * The live blogs' total: the counter (blogs that are not drafts) less the scheduled ones, which are few
+ * (docs/architecture.md, "Publishing and slugs"); `now` is the parameter given.
+ */
+export const liveTotalSql = (now: string): string =>
+  `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM "blogs" WHERE "published_at" > ${now})`;
 
 /**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
@@ -30,11 +41,44 @@ const FILTERS: Readonly<Record<Filter, (parameter: string) => string>> = {
 };
 const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
 
-/** The sort key of each field but `id`, the tie-breaker; titles compare code points, as their indexes do. */
-const SORT_KEYS: Readonly<Record<Exclude<BlogSortField, 'id'>, string>> = {
+/**
+ * SQL: the blog is live at the instant `now` (a parameter). Written so that no index serves it: nearly every blog is
+ * live, and a planner that walked `published_at` for it would pass over the index of the order or the search.
+ */
+export const liveSql = (now: string): string => `COALESCE("published_at", 'infinity') <= ${now}`;
+
+/** Each status's condition at the instant `now()` binds (`any`: none; a draft's needs no instant). */
+const STATUSES: Readonly<Record<Exclude<BlogListStatus, 'any'>, (now: () => string) => string>> = {
+  published: (now) => liveSql(now()),
+  scheduled: (now) => `"published_at" > ${now()}`,
+  draft: () => `"published_at" IS NULL`,
+};
+
+/**
+ * The sort key of each field but `id`, the tie-breaker, over a column or a parameter; titles compare code points, as
+ * their indexes do. `publishedAt` puts drafts (null) last: only a list that may hold drafts needs the `COALESCE`.
+ */
+function sortKey(field: Exclude<BlogSortField, 'id'>, descending: boolean, status: BlogListStatus) {
+  return (value: string): string => {
+    switch (field) {
+      case 'createdAt':
+      case 'updatedAt':
+        return value;
+      case 'title':
+        return `${value} COLLATE "C"`;
+      case 'publishedAt':
+        return status === 'published' || status === 'scheduled'
+          ? value
+          : `COALESCE(${value}, '${descending ? '-' : ''}infinity'::timestamptz)`;
+    }
+  };
+}
+
+const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, string>> = {
   createdAt: '"created_at"',
   updatedAt: '"updated_at"',
-  title: '"title" COLLATE "C"',
+  title: '"title"',
+  publishedAt: '"published_at"',
 };
 
 /** One statement per shape (filters given, order, keyset or not, content or not): at most 2,048. */
@@ -46,18 +90,21 @@ const statements = new Map<string, { readonly statement: PreparedStatement; read
  */
 export function blogListStatement(shape: BlogListQuery): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
-  const key = `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}`;
+  const key =
+    `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
+    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}`;
   let entry = statements.get(key);
   if (entry === undefined) {
     entry = build(shape, given, `blogs.list.${statements.size + 1}`);
     statements.set(key, entry);
   }
-  const lane = shape.filters.q !== undefined ? 'long' : given.length > 0 ? 'slow' : 'fast';
+  const counted = given.length > 0 || shape.status !== 'published' || shape.owner !== undefined;
+  const lane = shape.filters.q !== undefined ? 'long' : counted ? 'slow' : 'fast';
   return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 
 function build(
-  { sort, after, withContent }: BlogListQuery,
+  { sort, after, withContent, status, owner }: BlogListQuery,
   given: readonly Filter[],
   name: string,
 ): { statement: PreparedStatement; bindings: Binding[] } {
@@ -73,23 +120,26 @@ function build(
     return parameter;
   };
   const conditions = given.map((filter) => FILTERS[filter](bind(filter, ({ filters }) => filters[filter])));
+  // Only the filters' own conditions make the total a count: the status and the owner alone do not.
+  const filtered = conditions.length > 0 || status !== 'published' || owner !== undefined;
+  if (status !== 'any') conditions.push(STATUSES[status](() => bind('now', (shape) => shape.now)));
+  if (owner !== undefined) conditions.push(`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`);
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
 
   const { field, descending } = sortOrder(sort);
   const direction = descending ? 'DESC' : 'ASC';
-  const sortKey = field === 'id' ? undefined : SORT_KEYS[field];
+  /** The sort key over a column, row or parameter reference (none for `id`). */
+  const keyOf = field === 'id' ? undefined : sortKey(field, descending, status);
+  const column = field === 'id' ? '' : SORT_COLUMNS[field];
   const search = given.includes('q');
   /** `rows` cut to the page: after `after` in the order of `key` (if any) and `id`, then offset and limit + 1. */
-  const page = (rows: string, key: string | undefined, id: string, filtered: readonly string[] = []): string => {
-    const all = [...filtered];
+  const page = (rows: string, key: string | undefined, id: string, filters: readonly string[] = []): string => {
+    const all = [...filters];
     if (after) {
       const comparison = descending ? '<' : '>';
       const afterId = bind('afterId', (shape) => shape.after?.id);
-      all.push(
-        key
-          ? `(${key}, ${id}) ${comparison} (${bind('afterValue', (shape) => shape.after?.value)}, ${afterId})`
-          : `${id} ${comparison} ${afterId}`,
-      );
+      const afterValue = (): string => keyOf!(bind('afterValue', (shape) => shape.after?.value));
+      all.push(key ? `(${key}, ${id}) ${comparison} (${afterValue()}, ${afterId})` : `${id} ${comparison} ${afterId}`);
     }
     const order = [...(key ? [`${key} ${direction}`] : []), `${id} ${direction}`].join(', ');
     return (
@@ -99,23 +149,21 @@ function build(
   };
 
   const columns = blogColumns(withContent);
-  const outerOrder = [...(sortKey ? [`p.${sortKey} ${direction}`] : []), `p."id" ${direction}`].join(', ');
+  const outerOrder = [...(keyOf ? [`${keyOf(`p.${column}`)} ${direction}`] : []), `p."id" ${direction}`].join(', ');
   let text: string;
   if (search) {
-    const matchedKey = sortKey ? `, ${sortKey} AS "key"` : '';
-    const ids = page(`SELECT m."id" FROM "matches" m`, sortKey && 'm."key"', 'm."id"');
+    const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
+    const ids = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"');
     text =
       `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where}) ` +
       `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
       `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}`;
   } else {
-    const total =
-      conditions.length > 0
-        ? `SELECT count(*) AS "total" FROM "blogs"${where}`
-        : `SELECT sum("n") AS "total" FROM "blog_counts"`;
-    text =
-      `SELECT t."total", p.* FROM (${total}) t ` +
-      `LEFT JOIN (${page(`SELECT ${columns} FROM "blogs"`, sortKey, '"id"', conditions)}) p ON true ORDER BY ${outerOrder}`;
+    const total = filtered
+      ? `SELECT count(*) AS "total" FROM "blogs"${where}`
+      : `SELECT ${liveTotalSql(bind('now', (shape) => shape.now))} AS "total"`;
+    const rows = page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
+    text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}`;
   }
   return { statement: { name, text }, bindings };
 }

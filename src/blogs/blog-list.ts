@@ -6,6 +6,8 @@ export const BLOG_SORTS = [
   '-updatedAt',
   'title',
   '-title',
+  'publishedAt',
+  '-publishedAt',
   'id',
   '-id',
 ] as const;
@@ -15,7 +17,7 @@ export type BlogSort = (typeof BLOG_SORTS)[number];
 export const DEFAULT_BLOG_SORT: BlogSort = '-createdAt';
 
 /** The field a sort orders by. */
-export type BlogSortField = 'createdAt' | 'updatedAt' | 'title' | 'id';
+export type BlogSortField = 'createdAt' | 'updatedAt' | 'title' | 'publishedAt' | 'id';
 
 /** The field of `sort` and its direction. */
 export function sortOrder(sort: BlogSort): { readonly field: BlogSortField; readonly descending: boolean } {
@@ -24,7 +26,17 @@ export function sortOrder(sort: BlogSort): { readonly field: BlogSortField; read
 }
 
 /** The fields of a blog a response may carry, in the order they are sent. */
-export const BLOG_RESPONSE_FIELDS = ['id', 'title', 'content', 'author', 'createdAt', 'updatedAt'] as const;
+export const BLOG_RESPONSE_FIELDS = [
+  'id',
+  'title',
+  'content',
+  'author',
+  'createdAt',
+  'updatedAt',
+  'status',
+  'publishedAt',
+  'slug',
+] as const;
 export type BlogResponseField = (typeof BLOG_RESPONSE_FIELDS)[number];
 
 /**
@@ -49,8 +61,11 @@ export interface BlogFilters {
   readonly updatedAfter?: Date;
 }
 
-/** Where a keyset page starts: after the blog with this `id` and this value of the sort field (none for `id`). */
+/**
+ * Where a keyset page starts: after the blog with this `id` and this value of the sort field (none for `id`; null for
+ * a draft's `publishedAt`).
+ */
 export interface BlogListPosition {
   readonly id: number;
-  readonly value?: Date | string;
+  readonly value?: Date | string | null;
 }

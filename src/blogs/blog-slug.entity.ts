@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Blog } from './blog.entity';
 
-/** A slug a blog holds or held: its current one and each earlier one, which redirects to it. Freed with the blog. */
+/** An earlier slug of a blog, which redirects to its current one (kept by a trigger); freed with the blog. */
 @Entity({ name: 'blog_slugs' })
 export class BlogSlug {
   @PrimaryColumn({ type: 'text', collation: 'C', primaryKeyConstraintName: 'PK_blog_slugs' })

@@ -18,6 +18,7 @@ import { INT4_MAX } from '../common/canonical-integer';
 import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
@@ -30,7 +31,15 @@ const ApiErrorResponses = defineApiErrorResponses({
     description: 'The token is valid but its subject may not do this.',
     example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
   },
-  404: { description: 'No blog has this id.', example: 'Blog 42 not found' },
+  404: {
+    description:
+      'No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin.',
+    example: 'Blog 42 not found',
+  },
+  409: {
+    description: "The `slug` is another blog's current slug. Nothing was changed.",
+    example: "slug is another blog's slug: choose another one",
+  },
   412: {
     description:
       'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
@@ -41,7 +50,8 @@ const ApiErrorResponses = defineApiErrorResponses({
 
 const READ_ACCESS_NOTE =
   'No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required ' +
-  '(401 without one).';
+  '(401 without one). Drafts and scheduled blogs are seen only with a token of their owner or a `blogs:admin` ' +
+  'token; an invalid token counts as none.';
 
 /** An empty security requirement makes the bearer token optional. */
 const OPTIONAL_BEARER: SecurityRequirementObject[] = [{}, { [BEARER_SCHEME]: [] }];
@@ -51,8 +61,9 @@ const WHILE_READING = 'body size (413) and malformed JSON (400) are checked whil
 const ETAG_HEADER = {
   ETag: {
     description:
-      'Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in ' +
-      '`If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read.',
+      'Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled ' +
+      'blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in ' +
+      '`If-None-Match` to skip an unchanged read.',
     schema: { type: 'string', example: '"1-1"' },
   },
 } as const;
@@ -122,6 +133,44 @@ export const ApiGetBlog = (): MethodDecorator =>
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
+/** OpenAPI of `GET /api/v1/blogs/slug/:slug`. */
+export const ApiGetBlogBySlug = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getBlogBySlug',
+      summary: 'Read one blog by its slug',
+      description:
+        'The same answer, headers and visibility as reading by id. A slug the blog had before answers 301 with ' +
+        `\`Location\` set to its current slug's path (to those who may see the blog). ${READ_ACCESS_NOTE}`,
+      security: OPTIONAL_BEARER,
+    }),
+    ApiParam({
+      name: 'slug',
+      description: 'A slug: lower-case letters a-z and digits in runs joined by single `-`, at most 200 characters.',
+      schema: { type: 'string', minLength: 1, maxLength: SLUG_MAX_LENGTH, pattern: SLUG_PATTERN.source },
+      example: 'hello-world',
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
+    }),
+    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
+    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiResponse({
+      status: 301,
+      description: 'Moved Permanently: the slug is an earlier one of the blog; `Location` is its current path.',
+      headers: {
+        Location: {
+          description: 'The path of the current slug.',
+          schema: { type: 'string', example: '/api/v1/blogs/slug/hello-world' },
+        },
+      },
+    }),
+    ApiErrorResponses(400, 401, 404, 429, 503),
+  );
+
 /** OpenAPI of `POST /api/v1/blogs`. */
 export const ApiCreateBlog = (): MethodDecorator =>
   applyDecorators(
@@ -142,7 +191,7 @@ export const ApiCreateBlog = (): MethodDecorator =>
         ...ETAG_HEADER,
       },
     }),
-    ApiErrorResponses(400, 401, 413, 415, 429, 503),
+    ApiErrorResponses(400, 401, 409, 413, 415, 429, 503),
   );
 
 /** The `If-Match` and `If-None-Match` headers of a write; `action` starts their descriptions ("Update"). */
@@ -182,7 +231,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
     ApiPreconditionHeaders('Update'),
     ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
-    ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
+    ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
   );
 
 /** OpenAPI of `PATCH /api/v1/blogs/:id`. */
@@ -215,7 +264,7 @@ export const ApiPatchBlog = (): MethodDecorator =>
         },
       },
     }),
-    ApiErrorResponses(400, 401, 403, 404, 412, 413, 415, 429, 503),
+    ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
   );
 
 /** OpenAPI of `DELETE /api/v1/blogs/:id`. */

@@ -16,6 +16,9 @@ const blog: Blog = {
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-02T00:00:00.000Z'),
   version: 3,
+  publishedAt: new Date('2026-01-01T00:00:00.000Z'),
+  slug: 'title',
+  tagSlugs: [],
 };
 const publicBlog = {
   id: 7,
@@ -24,18 +27,30 @@ const publicBlog = {
   author: 'Alice',
   createdAt: blog.createdAt,
   updatedAt: blog.updatedAt,
+  status: 'published',
+  publishedAt: blog.publishedAt,
+  slug: 'title',
 };
+/** The instant the controller reads its clock at. */
+const NOW = expect.any(Date) as Date;
 const input = { title: 'Title', content: 'Content', author: 'Alice' };
 const alice: Principal = { sub: 'alice', scopes: [] };
 
 describe('BlogsController', () => {
   let controller: BlogsController;
-  let service: { [K in 'list' | 'findOne' | 'create' | 'update' | 'remove']: jest.Mock };
-  let response: { setHeader: jest.Mock; location: jest.Mock };
+  let service: { [K in 'list' | 'findOne' | 'findBySlug' | 'create' | 'update' | 'remove']: jest.Mock };
+  let response: { setHeader: jest.Mock; location: jest.Mock; redirect: jest.Mock };
 
   beforeEach(async () => {
-    service = { list: jest.fn(), findOne: jest.fn(), create: jest.fn(), update: jest.fn(), remove: jest.fn() };
-    response = { setHeader: jest.fn(), location: jest.fn() };
+    service = {
+      list: jest.fn(),
+      findOne: jest.fn(),
+      findBySlug: jest.fn(),
+      create: jest.fn(),
+      update: jest.fn(),
+      remove: jest.fn(),
+    };
+    response = { setHeader: jest.fn(), location: jest.fn(), redirect: jest.fn() };
     const moduleRef = await Test.createTestingModule({
       controllers: [BlogsController],
       providers: [{ provide: BlogsService, useValue: service }],
@@ -45,15 +60,24 @@ describe('BlogsController', () => {
 
   const res = (): Response => response as unknown as Response;
 
-  const req = (url: string): Request => ({ url }) as Request;
+  const req = (url: string): Request => ({ url, originalUrl: url }) as Request;
 
   it('list answers the envelope with the public fields, the effective paging and no next page', async () => {
     service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 10, nextCursor: null });
 
     await expect(
-      controller.list({ limit: 5, offset: 10, sort: '-createdAt' }, req('/api/v1/blogs?limit=5&offset=10'), res()),
+      controller.list(
+        { limit: 5, offset: 10, sort: '-createdAt', status: 'published' },
+        undefined,
+        req('/api/v1/blogs?limit=5&offset=10'),
+        res(),
+      ),
     ).resolves.toEqual({ data: [publicBlog], total: 12, limit: 5, offset: 10, nextCursor: null });
-    expect(service.list).toHaveBeenCalledWith({ limit: 5, offset: 10, sort: '-createdAt', withContent: true });
+    expect(service.list).toHaveBeenCalledWith(
+      { limit: 5, offset: 10, sort: '-createdAt', status: 'published', withContent: true },
+      undefined,
+      NOW,
+    );
     expect(response.setHeader).not.toHaveBeenCalled();
   });
 
@@ -61,7 +85,8 @@ describe('BlogsController', () => {
     service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 0, nextCursor: 'abc.def' });
 
     const body = await controller.list(
-      { limit: 1, offset: 0, sort: 'title', q: 'a b' },
+      { limit: 1, offset: 0, sort: 'title', q: 'a b', status: 'published' },
+      undefined,
       req('/api/v1/blogs?q=a+b&offset=0&sort=title&limit=1'),
       res(),
     );
@@ -77,7 +102,8 @@ describe('BlogsController', () => {
     service.list.mockResolvedValueOnce({ items: [blog], total: 1, offset: null, nextCursor: null });
 
     const body = await controller.list(
-      { limit: 10, sort: '-createdAt', fields: 'updatedAt,id', cursor: 'x' },
+      { limit: 10, sort: '-createdAt', fields: 'updatedAt,id', cursor: 'x', status: 'draft' },
+      alice,
       req('/api/v1/blogs?fields=updatedAt,id&cursor=x'),
       res(),
     );
@@ -89,21 +115,51 @@ describe('BlogsController', () => {
       offset: null,
       nextCursor: null,
     });
-    expect(service.list).toHaveBeenCalledWith(expect.objectContaining({ withContent: false }));
+    expect(service.list).toHaveBeenCalledWith(expect.objectContaining({ withContent: false }), alice, NOW);
   });
 
   it('findOne answers the blog without its owner, with its strong ETag', async () => {
     service.findOne.mockResolvedValueOnce(blog);
 
-    await expect(controller.findOne(7, res())).resolves.toEqual(publicBlog);
-    expect(service.findOne).toHaveBeenCalledWith(7);
+    await expect(controller.findOne(7, undefined, res())).resolves.toEqual(publicBlog);
+    expect(service.findOne).toHaveBeenCalledWith(7, undefined, NOW);
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3"');
   });
 
   it('findOne lets the service decide absence', async () => {
     service.findOne.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
 
-    await expect(controller.findOne(7, res())).rejects.toThrow(NotFoundException);
+    await expect(controller.findOne(7, alice, res())).rejects.toThrow(NotFoundException);
+    expect(response.setHeader).not.toHaveBeenCalled();
+  });
+
+  it('findOne tags a scheduled blog with its scheduled state', async () => {
+    service.findOne.mockResolvedValueOnce({ ...blog, publishedAt: new Date(Date.now() + 3_600_000) });
+
+    await expect(controller.findOne(7, alice, res())).resolves.toMatchObject({ status: 'scheduled' });
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3-scheduled"');
+  });
+
+  it('findBySlug answers the blog of its current slug with its ETag', async () => {
+    service.findBySlug.mockResolvedValueOnce({ blog, moved: false });
+
+    await expect(controller.findBySlug('title', undefined, req('/api/v1/blogs/slug/title'), res())).resolves.toEqual(
+      publicBlog,
+    );
+    expect(service.findBySlug).toHaveBeenCalledWith('title', undefined, NOW);
+    expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3"');
+    expect(response.redirect).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['/api/v1/blogs/slug/old', '/api/v1/blogs/slug/title'],
+    ['/api/blogs/slug/old?x=1', '/api/blogs/slug/title'],
+    ['/v1/blogs/slug/old/', '/v1/blogs/slug/title'],
+  ])('findBySlug redirects an earlier slug %s to %s (301)', async (url, location) => {
+    service.findBySlug.mockResolvedValueOnce({ blog, moved: true });
+
+    await expect(controller.findBySlug('old', undefined, req(url), res())).resolves.toBeUndefined();
+    expect(response.redirect).toHaveBeenCalledWith(301, location);
     expect(response.setHeader).not.toHaveBeenCalled();
   });
 
@@ -111,7 +167,7 @@ describe('BlogsController', () => {
     service.create.mockResolvedValueOnce({ ...blog, version: 1 });
 
     await expect(controller.create(input, alice, res())).resolves.toEqual(publicBlog);
-    expect(service.create).toHaveBeenCalledWith(input, 'alice');
+    expect(service.create).toHaveBeenCalledWith(input, 'alice', NOW);
     expect(response.location).toHaveBeenCalledWith('/api/v1/blogs/7');
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-1"');
   });
@@ -124,7 +180,7 @@ describe('BlogsController', () => {
     service.update.mockResolvedValueOnce({ ...blog, version: 4 });
 
     await expect(controller.update(7, input, alice, ifMatch, ifNoneMatch, res())).resolves.toEqual(publicBlog);
-    expect(service.update).toHaveBeenCalledWith(7, input, alice, {
+    expect(service.update).toHaveBeenCalledWith(7, input, alice, NOW, {
       ifMatch: undefined,
       ifNoneMatch: undefined,
       ...expected,
@@ -147,7 +203,7 @@ describe('BlogsController', () => {
     const changes = { title: 'Title' };
 
     await expect(controller.patch(7, changes, alice, '"7-4"', undefined, res())).resolves.toEqual(publicBlog);
-    expect(service.update).toHaveBeenCalledWith(7, changes, alice, {
+    expect(service.update).toHaveBeenCalledWith(7, changes, alice, NOW, {
       ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-4"' }] },
       ifNoneMatch: undefined,
     });
@@ -172,7 +228,11 @@ describe('BlogsController', () => {
     service.remove.mockResolvedValueOnce(undefined);
 
     await expect(controller.remove(7, alice, ifMatch, ifNoneMatch)).resolves.toBeUndefined();
-    expect(service.remove).toHaveBeenCalledWith(7, alice, { ifMatch: undefined, ifNoneMatch: undefined, ...expected });
+    expect(service.remove).toHaveBeenCalledWith(7, alice, NOW, {
+      ifMatch: undefined,
+      ifNoneMatch: undefined,
+      ...expected,
+    });
   });
 
   it('remove answers 400 for a malformed If-Match without asking the service', async () => {

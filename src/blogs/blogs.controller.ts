@@ -1,10 +1,12 @@
 import {
+  BadRequestException,
   Controller,
   Delete,
   Get,
   Headers,
   HttpCode,
   HttpStatus,
+  Param,
   Patch,
   Post,
   Put,
@@ -19,31 +21,45 @@ import type { Principal } from '../auth/principal';
 import { parseWritePreconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
-import { versionedEntityTag } from '../common/http/versioned-entity-tag';
 import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
+import { isSlug } from '../common/text/slug';
 import { BLOG_RESPONSE_FIELDS, parseFieldList } from './blog-list';
 import { BLOGS_PATH } from './blog-paths';
+import { blogEntityTag } from './blog-status';
+import type { Blog } from './blog.entity';
 import {
   ApiBlogs,
   ApiCreateBlog,
   ApiDeleteBlog,
   ApiGetBlog,
+  ApiGetBlogBySlug,
   ApiListBlogs,
   ApiPatchBlog,
   ApiUpdateBlog,
 } from './blogs.api-docs';
-import { BlogChanges } from './blogs.repository';
-import { BlogsService } from './blogs.service';
+import { BlogsService, BlogWrite } from './blogs.service';
 import { BlogListResponse, BlogResponse, toBlogListItem, toBlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 
+/** `slug` of `GET /blogs/slug/:slug` when it can be a slug. @throws BadRequestException naming `slug`. */
+const SlugParam = (): ParameterDecorator =>
+  Param('slug', {
+    transform: (value: string): string => {
+      if (!isSlug(value))
+        throw new BadRequestException([
+          'slug must be a slug: lower-case letters a-z and digits in runs joined by single hyphens',
+        ]);
+      return value;
+    },
+  });
+
 /**
- * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true`; writes (POST, PUT, PATCH, DELETE) need a
- * bearer token.
+ * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
+ * and scheduled blogs); writes (POST, PUT, PATCH, DELETE) need a bearer token.
  * Responses carrying one blog have its strong `ETag`; Express answers a matching `If-None-Match` with 304.
  */
 @Controller({ path: 'blogs', version: '1' })
@@ -56,22 +72,45 @@ export class BlogsController {
   @ApiListBlogs()
   async list(
     @Query() query: ListBlogsQueryDto,
+    @CurrentPrincipal() principal: Principal | undefined,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogListResponse> {
+    const now = new Date();
     const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
-    const page = await this.blogs.list({ ...query, withContent: fields.includes('content') });
+    const page = await this.blogs.list({ ...query, withContent: fields.includes('content') }, principal, now);
     linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
-    return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, fields));
+    return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));
+  }
+
+  @Get('slug/:slug')
+  @ReadAccess()
+  @ApiGetBlogBySlug()
+  async findBySlug(
+    @SlugParam() slug: string,
+    @CurrentPrincipal() principal: Principal | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BlogResponse | undefined> {
+    const now = new Date();
+    const { blog, moved } = await this.blogs.findBySlug(slug, principal, now);
+    if (!moved) return this.answer(blog, now, response);
+    // The current slug's path under the prefix the request came by (`/api/blogs/…` stays an alias).
+    const path = request.originalUrl.split('?')[0].replace(/[^/]+\/?$/, blog.slug);
+    response.redirect(HttpStatus.MOVED_PERMANENTLY, path);
+    return undefined;
   }
 
   @Get(':id')
   @ReadAccess()
   @ApiGetBlog()
-  async findOne(@IdParam('id') id: number, @Res({ passthrough: true }) response: Response): Promise<BlogResponse> {
-    const blog = await this.blogs.findOne(id);
-    response.setHeader('ETag', versionedEntityTag(blog));
-    return toBlogResponse(blog);
+  async findOne(
+    @IdParam('id') id: number,
+    @CurrentPrincipal() principal: Principal | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BlogResponse> {
+    const now = new Date();
+    return this.answer(await this.blogs.findOne(id, principal, now), now, response);
   }
 
   @Post()
@@ -82,10 +121,10 @@ export class BlogsController {
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    const blog = await this.blogs.create(body, principal.sub);
+    const now = new Date();
+    const blog = await this.blogs.create(body, principal.sub, now);
     response.location(`${BLOGS_PATH}/${blog.id}`);
-    response.setHeader('ETag', versionedEntityTag(blog));
-    return toBlogResponse(blog);
+    return this.answer(blog, now, response);
   }
 
   @Put(':id')
@@ -123,20 +162,26 @@ export class BlogsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
   ): Promise<void> {
-    await this.blogs.remove(id, principal, parseWritePreconditions(ifMatch, ifNoneMatch));
+    await this.blogs.remove(id, principal, new Date(), parseWritePreconditions(ifMatch, ifNoneMatch));
   }
 
-  /** PUT and PATCH: sets `changes` (all fields, or some) under the preconditions; answers the blog and its new ETag. */
+  /** PUT and PATCH: applies `input` (all text fields, or some) under the preconditions; answers the blog. */
   private async write(
     id: number,
-    changes: BlogChanges,
+    input: BlogWrite,
     principal: Principal,
     ifMatch: string | undefined,
     ifNoneMatch: string | undefined,
     response: Response,
   ): Promise<BlogResponse> {
-    const blog = await this.blogs.update(id, changes, principal, parseWritePreconditions(ifMatch, ifNoneMatch));
-    response.setHeader('ETag', versionedEntityTag(blog));
-    return toBlogResponse(blog);
+    const now = new Date();
+    const preconditions = parseWritePreconditions(ifMatch, ifNoneMatch);
+    return this.answer(await this.blogs.update(id, input, principal, now, preconditions), now, response);
+  }
+
+  /** One blog as answered at `now`, with its `ETag`. */
+  private answer(blog: Blog, now: Date, response: Response): BlogResponse {
+    response.setHeader('ETag', blogEntityTag(blog, now));
+    return toBlogResponse(blog, now);
   }
 }

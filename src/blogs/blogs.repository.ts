@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { VersionCondition } from '../common/http/versioned-entity-tag';
+import { SLUG_MAX_LENGTH } from '../common/text/slug';
+import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
-import { blogColumns, blogListStatement } from './blog-list-statement';
+import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { BlogListStatus, blogStateSql } from './blog-status';
 import { Blog } from './blog.entity';
-import type { BlogInputDto } from './dto/blog-input.dto';
+import type { Publication } from './publication';
 
 /** One page of blogs, newest first, and the exact number of all blogs in the same snapshot. */
 interface BlogPage {
@@ -14,8 +17,29 @@ interface BlogPage {
   readonly total: number;
 }
 
-/** The fields an update sets: all three for a replacement (PUT), some for a merge patch (PATCH). */
-export type BlogChanges = Partial<Pick<Blog, 'title' | 'content' | 'author'>>;
+/** A blog to store: its text, owner, `published_at` (null: a draft) and its slug, given or to be made free. */
+export interface NewBlog extends Pick<Blog, 'title' | 'content' | 'author' | 'ownerSub' | 'publishedAt'> {
+  /** The slug asked for (`explicit`), or the base of the lowest free one (`base`, `base-2`, …). */
+  readonly slug: { readonly value: string; readonly explicit: boolean };
+}
+
+/** What an update changes: the text fields it gives (all three on PUT), `published_at`, and the slug if given. */
+export interface BlogChanges extends Partial<Pick<Blog, 'title' | 'content' | 'author' | 'slug'>> {
+  readonly publication: Publication;
+}
+
+/** An explicit slug is another blog's current one (the unique index `IDX_blogs_slug` refused it). */
+export class SlugTakenError extends Error {
+  override readonly name = 'SlugTakenError';
+}
+
+/** The conditions of a write: the owner it requires (undefined: any), the entity-tag states it may change, the clock. */
+export interface WriteCondition {
+  readonly owner: string | undefined;
+  readonly versions: VersionCondition;
+  /** The instant that decides whether the blog is scheduled (its tag's variant) and what `now` means. */
+  readonly now: Date;
+}
 
 /** A page of the list as {@link BlogsRepository.findList} reads it. */
 export interface BlogListQuery {
@@ -28,6 +52,11 @@ export interface BlogListQuery {
   readonly after?: BlogListPosition;
   /** Whether to read `content`; without it the blogs come back without content. */
   readonly withContent: boolean;
+  /** Which blogs by status at `now`. */
+  readonly status: BlogListStatus;
+  /** Only the blogs of this owner (`owner_sub`), when given. */
+  readonly owner?: string;
+  readonly now: Date;
 }
 
 /** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
@@ -39,15 +68,18 @@ interface BlogListPage extends BlogPage {
 
 const BLOG_COLUMNS = blogColumns(true);
 
-/** The page and its total from one snapshot: keys from the nearer end of the index (docs/architecture.md, "The page query"). */
+/**
+ * The page of live blogs at $3 and their total from one snapshot: keys from the nearer end of the index
+ * (docs/architecture.md, "The page query").
+ */
 const PAGE_WITH_TOTAL: PreparedStatement = {
   name: 'blogs.page',
-  text: `WITH c AS (SELECT sum("n")::int8 AS total FROM "blog_counts"),
+  text: `WITH c AS (SELECT ${liveTotalSql('$3')} AS total),
   keys AS (
-    (SELECT "id" FROM "blogs" ORDER BY "created_at" DESC, "id" DESC
+    (SELECT "id" FROM "blogs" WHERE ${liveSql('$3')} ORDER BY "created_at" DESC, "id" DESC
       LIMIT CASE WHEN $2::int8 * 2 < (SELECT total FROM c) THEN $1 ELSE 0 END OFFSET $2)
     UNION ALL
-    (SELECT "id" FROM "blogs" ORDER BY "created_at", "id"
+    (SELECT "id" FROM "blogs" WHERE ${liveSql('$3')} ORDER BY "created_at", "id"
       LIMIT CASE WHEN $2::int8 * 2 >= (SELECT total FROM c)
         THEN greatest(least($1, (SELECT total FROM c) - $2), 0) ELSE 0 END
       OFFSET greatest((SELECT total FROM c) - $2 - $1, 0)))
@@ -67,28 +99,83 @@ const FIND_BY_ID: PreparedStatement = {
   text: `SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" = $1`,
 };
 
-const INSERT: PreparedStatement = {
-  name: 'blogs.insert',
-  text: `INSERT INTO "blogs" ("title", "content", "author", "owner_sub") VALUES ($1, $2, $3, $4) RETURNING ${BLOG_COLUMNS}`,
+/** The blog whose current slug is $1, else the one that held it before. */
+const FIND_BY_SLUG: PreparedStatement = {
+  name: 'blogs.find-by-slug',
+  text: `SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" = COALESCE(
+    (SELECT "id" FROM "blogs" WHERE "slug" = $1), (SELECT "blog_id" FROM "blog_slugs" WHERE "slug" = $1))`,
 };
 
-/** The blog $1 when owned by $2 (null: any owner) at a version in $3 and not in $4 (null: any). */
-const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
-    AND ($3::int4[] IS NULL OR "version" = ANY($3::int4[])) AND ($4::int4[] IS NULL OR "version" <> ALL($4::int4[]))`;
+/** Suffixed candidates `-n` keep at least this many characters of the base: every one starts with them. */
+const CANDIDATE_PREFIX = SLUG_MAX_LENGTH - 30;
 
-/** Sets the fields given in $5-$7 (null: kept), so that one statement serves PUT and PATCH. */
+/** Candidate `n` (≥ 2) of the base $6: the base cut to leave room for `-n`, as `suffixedSlug` makes it. */
+const suffixed = (n: string): string =>
+  `rtrim(left($6::text, ${SLUG_MAX_LENGTH} - 1 - length(${n}::text)), '-') || '-' || ${n}`;
+
+/** Whether the slug `slug` is a blog's, now or before. */
+const taken = (slug: string): string =>
+  `(EXISTS (SELECT FROM "blogs" WHERE "slug" = ${slug}) OR EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = ${slug}))`;
+
+/** The slugs, current and earlier, that start with what every candidate of $6 starts with. */
+const WITH_PREFIX = ['"blogs"', '"blog_slugs"']
+  .map(
+    (table) =>
+      `(SELECT count(*) FROM ${table} WHERE "slug" >= left($6::text, ${CANDIDATE_PREFIX}) ` +
+      `AND "slug" < left($6::text, ${CANDIDATE_PREFIX}) || '~')`,
+  )
+  .join(' + ');
+
+/**
+ * Stores a blog with the slug $6 when $7 (explicit; an earlier slug of another blog stops leading there), else with
+ * the lowest free of $6, $6-2, … among every slug held or once held: one of the first `count + 1` candidates is free,
+ * `count` being the slugs that start as they all do. A concurrent create may take it first: the unique index
+ * refuses the second, which is tried again (docs/architecture.md, "Publishing and slugs").
+ */
+const INSERT: PreparedStatement = {
+  name: 'blogs.insert',
+  text: `WITH "free" AS (
+    SELECT CASE WHEN $7::bool OR NOT ${taken('$6::text')} THEN $6::text ELSE (
+      SELECT ${suffixed('n')} FROM generate_series(2, 2 + ${WITH_PREFIX}) n
+      WHERE NOT ${taken(suffixed('n'))} ORDER BY n LIMIT 1) END AS "slug"),
+  "released" AS (DELETE FROM "blog_slugs" WHERE $7::bool AND "slug" = $6::text)
+  INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug")
+  SELECT $1, $2, $3, $4, $5, "slug" FROM "free" RETURNING ${BLOG_COLUMNS}`,
+};
+
+/**
+ * The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at the
+ * instant $5.
+ */
+const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
+    AND ($3::text[] IS NULL OR ${blogStateSql('$5')} = ANY($3::text[]))
+    AND ($4::text[] IS NULL OR ${blogStateSql('$5')} <> ALL($4::text[]))`;
+
+/**
+ * Sets the fields given in $6-$8 (null: kept), `published_at` as $9 says (`keep`, `draft`, `at` $10, or
+ * `now-unless-live`) when the blog meets the requirement $11 (null, `scheduled`, `not-draft`), and the slug $12
+ * (null: kept; the trigger `blogs_slug_changed` keeps the one left): one statement for PUT and PATCH.
+ */
 const UPDATE: PreparedStatement = {
   name: 'blogs.update',
-  text: `UPDATE "blogs" SET "title" = COALESCE($5, "title"), "content" = COALESCE($6, "content"),
-    "author" = COALESCE($7, "author"),
-    "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
-  WHERE ${WRITABLE}
-  RETURNING ${BLOG_COLUMNS}`,
+  text: `UPDATE "blogs" SET "title" = COALESCE($6, "title"), "content" = COALESCE($7, "content"),
+      "author" = COALESCE($8, "author"),
+      "published_at" = CASE $9::text WHEN 'draft' THEN NULL WHEN 'at' THEN $10::timestamptz
+        WHEN 'now-unless-live' THEN CASE WHEN "published_at" IS NULL OR "published_at" > $5 THEN $5 ELSE "published_at" END
+        ELSE "published_at" END,
+      "slug" = COALESCE($12::text, "slug"),
+      "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
+    WHERE ${WRITABLE} AND ($11::text IS NULL OR ($11 = 'scheduled' AND "published_at" > $5)
+      OR ($11 = 'not-draft' AND "published_at" IS NOT NULL))
+    RETURNING ${BLOG_COLUMNS}`,
 };
 
 const DELETE: PreparedStatement = { name: 'blogs.delete', text: `DELETE FROM "blogs" WHERE ${WRITABLE}` };
 
 type Row = Record<string, unknown>;
+
+/** The unique index of current slugs. */
+const SLUG_INDEXES = ['IDX_blogs_slug'];
 
 /** Where a read goes: a replica within its lag bound (else the primary), or the primary, which has every write. */
 type ReadSource = 'replica' | 'primary';
@@ -113,9 +200,18 @@ export class BlogsRepository {
     return rows.length > 0 ? this.toEntity(rows[0]) : null;
   }
 
-  /** Blogs `offset` to `offset + limit - 1`, newest first (`createdAt`, then `id`, descending), and the total. */
-  async findPage(limit: number, offset: number): Promise<BlogPage> {
-    const { rows } = await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset]);
+  /** The blog whose slug is or was `slug` (null: none), read from a replica. */
+  async findBySlug(slug: string): Promise<Blog | null> {
+    const { rows } = await this.sql.onReplica<Row>(FIND_BY_SLUG, [slug]);
+    return rows.length > 0 ? this.toEntity(rows[0]) : null;
+  }
+
+  /**
+   * Live blogs at `now` from `offset` to `offset + limit - 1`, newest first (`createdAt`, then `id`, descending), and
+   * their total.
+   */
+  async findPage(limit: number, offset: number, now: Date): Promise<BlogPage> {
+    const { rows } = await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset, now]);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
@@ -141,42 +237,58 @@ export class BlogsRepository {
     return rows[0].searchable;
   }
 
-  /** Stores a new blog; the database assigns `id`, both (equal) timestamps and `version` 1. */
-  async insert(input: BlogInputDto, ownerSub: string): Promise<Blog> {
-    const values = [input.title, input.content, input.author, ownerSub];
-    const { rows } = await this.sql.onPrimary<Row>(INSERT, values);
-    return this.toEntity(rows[0]);
-  }
-
   /**
-   * Sets the fields `changes` gives (all three for a replacement), advances `updatedAt` strictly and
-   * increments `version`, when `requiredOwner` (if given) owns the blog and its version meets `versions`.
-   * @returns the row as stored, or null when no row changed.
+   * Stores a new blog; the database assigns `id`, both (equal) timestamps and `version` 1. A slug made from a base
+   * is tried again when a concurrent create took it first.
+   * @throws SlugTakenError when an explicit slug is another blog's current one.
    */
-  async update(
-    id: number,
-    changes: BlogChanges,
-    requiredOwner: string | undefined,
-    versions: VersionCondition = {},
-  ): Promise<Blog | null> {
-    const { title = null, content = null, author = null } = changes;
-    const values = [...this.writable(id, requiredOwner, versions), title, content, author];
-    const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
-    return rows.length > 0 ? this.toEntity(rows[0]) : null;
+  async insert(blog: NewBlog): Promise<Blog> {
+    const { title, content, author, ownerSub, publishedAt, slug } = blog;
+    const values = [title, content, author, ownerSub, publishedAt, slug.value, slug.explicit];
+    for (;;) {
+      try {
+        const { rows } = await this.sql.onPrimary<Row>(INSERT, values);
+        return this.toEntity(rows[0]);
+      } catch (error) {
+        if (!isUniqueViolation(error, SLUG_INDEXES)) throw error;
+        // Each refusal means another create took the candidate, so the next try sees one more slug taken.
+        if (slug.explicit) throw new SlugTakenError(`slug ${slug.value} is taken`, { cause: error });
+      }
+    }
   }
 
   /**
-   * Deletes the blog when `requiredOwner` (if given) owns it and its version meets `versions`.
+   * Applies `changes`, advances `updatedAt` strictly and increments `version`, when the blog meets `condition` and
+   * the requirement of `changes.publication`.
+   * @returns the row as stored, or null when no row changed.
+   * @throws SlugTakenError when `changes.slug` is another blog's current slug.
+   */
+  async update(id: number, changes: BlogChanges, condition: WriteCondition): Promise<Blog | null> {
+    const { title = null, content = null, author = null, slug = null, publication } = changes;
+    const { change, requirement = null } = publication;
+    const instant = change.kind === 'at' ? change.instant : null;
+    const values = [...this.writable(id, condition), title, content, author, change.kind, instant, requirement, slug];
+    try {
+      const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
+      return rows.length > 0 ? this.toEntity(rows[0]) : null;
+    } catch (error) {
+      if (isUniqueViolation(error, SLUG_INDEXES)) throw new SlugTakenError(`slug ${slug} is taken`, { cause: error });
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes the blog when it meets `condition`; its slugs go with it.
    * @returns whether a row was deleted.
    */
-  async delete(id: number, requiredOwner: string | undefined, versions: VersionCondition = {}): Promise<boolean> {
-    const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, requiredOwner, versions));
+  async delete(id: number, condition: WriteCondition): Promise<boolean> {
+    const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, condition));
     return rowCount > 0;
   }
 
-  /** The parameters $1-$4 of {@link WRITABLE}. */
-  private writable(id: number, requiredOwner: string | undefined, versions: VersionCondition): unknown[] {
-    return [id, requiredOwner ?? null, versions.match ?? null, versions.noneMatch ?? null];
+  /** The parameters $1-$5 of {@link WRITABLE}. */
+  private writable(id: number, { owner, versions, now }: WriteCondition): unknown[] {
+    return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
   }
 
   private toEntity(row: Row): Blog {

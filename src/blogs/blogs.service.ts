@@ -1,22 +1,41 @@
-import { BadRequestException, HttpException, Injectable } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  Injectable,
+  InternalServerErrorException,
+} from '@nestjs/common';
+import { BearerTokenException } from '../auth/bearer-token.exception';
 import { BLOGS_ADMIN_SCOPE, Principal } from '../auth/principal';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
 import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
+import { slugOf } from '../common/text/slug';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
+import { BlogListStatus, blogState, blogStatus } from './blog-status';
 import type { Blog } from './blog.entity';
-import { BlogChanges, BlogsRepository } from './blogs.repository';
+import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
+import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
 
 /** How the errors of the blog resource name it. */
 const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
+/** The slug of a blog whose title has no letter or digit. */
+const FALLBACK_SLUG = 'blog';
+
 /** The owner a principal's write must match: none for a `blogs:admin` token, else its `sub`. */
 export function requiredOwner(principal: Principal): string | undefined {
   return principal.scopes.includes(BLOGS_ADMIN_SCOPE) ? undefined : principal.sub;
+}
+
+/** Whether `principal` may see `blog` at `now`: anyone a live one, else only its owner and `blogs:admin`. */
+function maySee(blog: Blog, principal: Principal | undefined, now: Date): boolean {
+  if (blogStatus(blog, now) === 'published') return true;
+  return principal !== undefined && [undefined, blog.ownerSub].includes(requiredOwner(principal));
 }
 
 /** The filters `request` gives, without the unset ones. */
@@ -32,17 +51,27 @@ function positionAfter(blog: Blog, sort: BlogSort): BlogListPosition {
   return field === 'id' ? { id: blog.id } : { id: blog.id, value: blog[field] };
 }
 
-/** A list request: filters, order, and where the page starts (`offset`, or `cursor`, never both). */
+/** A list request: filters, status, order, and where the page starts (`offset`, or `cursor`, never both). */
 export interface BlogListRequest extends BlogFilters {
   readonly limit: number;
   readonly offset?: number;
   readonly sort: BlogSort;
   readonly cursor?: string;
+  readonly status: BlogListStatus;
   /** Whether the blogs need their `content` (the one large field). */
   readonly withContent: boolean;
 }
 
-/** The rules of the blog resource: list, existence, ownership and preconditions. */
+/** What a write of a blog asks for: the text fields (all three on create and PUT) and the optional publishing ones. */
+export type BlogWrite = Partial<BlogInputDto>;
+
+/** A blog found by a slug, and whether the slug is an earlier one (to be redirected to `blog.slug`). */
+export interface BlogBySlug {
+  readonly blog: Blog;
+  readonly moved: boolean;
+}
+
+/** The rules of the blog resource: list, visibility, publishing, slugs, existence, ownership and preconditions. */
 @Injectable()
 export class BlogsService {
   constructor(
@@ -51,67 +80,103 @@ export class BlogsService {
   ) {}
 
   /**
-   * A page of the blogs matching the filters in the requested order, with their exact total; an
-   * offset past the end gives an empty page. `nextCursor` is set when more matching blogs follow.
-   * @throws BadRequestException naming `q` when it has no word to search for, or `cursor` when it does
-   *   not continue this list.
+   * A page of the blogs matching the filters and `status` at `now` in the requested order, with their exact total;
+   * an offset past the end gives an empty page. `nextCursor` is set when more matching blogs follow. A status other
+   * than `published` lists the caller's own blogs, every owner's for `blogs:admin`.
+   * @throws BearerTokenException (401) for a status other than `published` without a principal;
+   *   BadRequestException naming `q` when it has no word to search for, or `cursor` when it does not continue this list.
    */
-  async list(request: BlogListRequest): Promise<ListPage<Blog>> {
-    const { limit, sort, cursor, withContent } = request;
+  async list(request: BlogListRequest, principal: Principal | undefined, now: Date): Promise<ListPage<Blog>> {
+    const { limit, sort, cursor, withContent, status } = request;
+    if (status !== 'published' && principal === undefined) throw BearerTokenException.missing();
+    const owner = status === 'published' || principal === undefined ? undefined : requiredOwner(principal);
     const filters = filtersOf(request);
     if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
       throw new BadRequestException([
         'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
       ]);
     }
-    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, filters);
+    const selection = { ...filters, status };
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, selection);
     const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
-    const unfiltered = Object.keys(filters).length === 0;
+    const unfiltered = Object.keys(filters).length === 0 && status === 'published';
     // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
     const page =
       unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
-        ? await this.blogs.findPage(limit, offset).then((found) => ({
+        ? await this.blogs.findPage(limit, offset, now).then((found) => ({
             ...found,
             more: offset + found.items.length < found.total,
           }))
-        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent });
+        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now });
     const last = page.items.at(-1);
     return {
       items: page.items,
       total: page.total,
       offset: after === undefined ? offset : null,
-      nextCursor: page.more && last ? this.cursors.encode(sort, filters, positionAfter(last, sort)) : null,
+      nextCursor: page.more && last ? this.cursors.encode(sort, selection, positionAfter(last, sort)) : null,
     };
   }
 
-  /** @throws NotFoundException when no blog has this id. */
-  async findOne(id: number): Promise<Blog> {
+  /** @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`. */
+  async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Blog> {
     const blog = await this.blogs.findById(id);
-    if (!blog) throw notFound(BLOG, id);
+    if (!blog || !maySee(blog, principal, now)) throw notFound(BLOG, id);
     return blog;
   }
 
-  /** Stores a new blog owned by `ownerSub`. */
-  create(input: BlogInputDto, ownerSub: string): Promise<Blog> {
-    return this.blogs.insert(input, ownerSub);
+  /** @throws NotFoundException when no blog has or had this slug, or `principal` may not see it at `now`. */
+  async findBySlug(slug: string, principal: Principal | undefined, now: Date): Promise<BlogBySlug> {
+    const blog = await this.blogs.findBySlug(slug);
+    if (!blog || !maySee(blog, principal, now)) throw notFound(BLOG, slug);
+    return { blog, moved: blog.slug !== slug };
   }
 
   /**
-   * Sets the fields `changes` gives (all three on PUT, some on PATCH) in one statement that also checks
-   * ownership and the preconditions; only when it changed nothing is the blog read again to choose the error.
-   * @throws NotFoundException (404), ForbiddenException (403), PreconditionFailedException (412), in that order.
+   * Stores a new blog owned by `ownerSub`: published at `now` unless the input says otherwise, with its slug or the
+   * lowest free one made from the title.
+   * @throws BadRequestException naming `publishedAt` for broken publishing rules; ConflictException (409) when the
+   *   slug is another blog's.
+   */
+  async create(input: BlogInputDto, ownerSub: string, now: Date): Promise<Blog> {
+    const publishedAt = publishedAtOnCreate(input, now);
+    const slug =
+      input.slug === undefined
+        ? { value: slugOf(input.title) ?? FALLBACK_SLUG, explicit: false }
+        : { value: input.slug, explicit: true };
+    const { title, content, author } = input;
+    return this.withSlugConflict(() => this.blogs.insert({ title, content, author, ownerSub, publishedAt, slug }));
+  }
+
+  /**
+   * Applies `input` (all text fields on PUT, some on PATCH; publishing fields and slug when given) in one statement
+   * that also checks ownership, the preconditions and what the publishing rules require of the stored blog; only
+   * when it changed nothing is the blog read again to choose the error.
+   * @throws BadRequestException naming `publishedAt`, NotFoundException (404), ForbiddenException (403),
+   *   PreconditionFailedException (412), BadRequestException (400) for a rule on the stored blog, ConflictException
+   *   (409) for a taken slug, in that order.
    */
   async update(
     id: number,
-    changes: BlogChanges,
+    input: BlogWrite,
     principal: Principal,
+    now: Date,
     preconditions: WritePreconditions = {},
   ): Promise<Blog> {
+    const publication = publicationOnUpdate(input, now);
+    const { title, content, author, slug } = input;
     const owner = requiredOwner(principal);
     const versions = versionCondition(id, preconditions);
-    const updated = versions && (await this.blogs.update(id, changes, owner, versions));
+    const condition: WriteCondition | undefined = versions ? { owner, versions, now } : undefined;
+    const updated =
+      condition &&
+      (await this.withSlugConflict(() =>
+        this.blogs.update(id, { title, content, author, slug, publication }, condition),
+      ));
     if (updated) return updated;
-    throw await this.refusal(id, owner, preconditions, 'update');
+    const refusal = await this.refusal(id, owner, versions, now, 'update');
+    if (refusal) throw refusal;
+    if (publication.requirement) throw new BadRequestException([requirementMessage(publication.requirement)]);
+    throw new InternalServerErrorException('The update was not stored');
   }
 
   /**
@@ -119,22 +184,40 @@ export class BlogsService {
    * deleted nothing is the blog read again to choose the error.
    * @throws NotFoundException (404), ForbiddenException (403), PreconditionFailedException (412), in that order.
    */
-  async remove(id: number, principal: Principal, preconditions: WritePreconditions = {}): Promise<void> {
+  async remove(id: number, principal: Principal, now: Date, preconditions: WritePreconditions = {}): Promise<void> {
     const owner = requiredOwner(principal);
     const versions = versionCondition(id, preconditions);
-    if (versions && (await this.blogs.delete(id, owner, versions))) return;
-    throw await this.refusal(id, owner, preconditions, 'delete');
+    if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
+    // Only something inside the database (a trigger, a rule) can refuse an allowed, unconditional delete.
+    throw (
+      (await this.refusal(id, owner, versions, now, 'delete')) ??
+      new InternalServerErrorException('The blog was not deleted')
+    );
   }
 
-  /** Why a write of blog `id` that changed nothing was refused, as it stands now: 404, 403, 412, in that order. */
+  /** A write's slug refusal as 409 naming `slug`. */
+  private async withSlugConflict<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof SlugTakenError) {
+        throw new ConflictException("slug is another blog's slug: choose another one", { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** Why a write of blog `id` that changed nothing was refused, as it stands now: 404, 403, 412, or undefined. */
   private async refusal(
     id: number,
     owner: string | undefined,
-    preconditions: WritePreconditions,
+    versions: ReturnType<typeof versionCondition>,
+    now: Date,
     action: 'update' | 'delete',
-  ): Promise<HttpException> {
+  ): Promise<HttpException | undefined> {
     // On the primary: a replica may not have the write that made this one fail yet.
-    const existing = await this.blogs.findById(id, 'primary');
-    return writeRefusal(BLOG, { id, existing, owner, preconditions, action });
+    const blog = await this.blogs.findById(id, 'primary');
+    const existing = blog && { ownerSub: blog.ownerSub, state: blogState(blog, now) };
+    return writeRefusal(BLOG, { id, existing, owner, versions, action });
   }
 }

@@ -2,7 +2,7 @@ import { ArgumentsHost, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter, ErrorBody, RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
-import { isDatabaseUnavailableError, mapDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailableError, isUniqueViolation, mapDatabaseUnavailable } from './database-errors';
 
 const withCode = (code: string, message = `error ${code}`): Error => Object.assign(new Error(message), { code });
 
@@ -150,5 +150,19 @@ describe('AllExceptionsFilter with mapDatabaseUnavailable', () => {
 
   it('maps nothing else', () => {
     expect(mapDatabaseUnavailable(new Error('SELECT failed'))).toBeUndefined();
+  });
+});
+
+describe('isUniqueViolation', () => {
+  const violation = (constraint: unknown) => Object.assign(withCode('23505'), { constraint });
+
+  it.each([
+    ['of a listed index', violation('IDX_a'), true],
+    ['of another index', violation('IDX_b'), false],
+    ['without a constraint', violation(undefined), false],
+    ['another SQLSTATE', Object.assign(withCode('23503'), { constraint: 'IDX_a' }), false],
+    ['not an object', 'IDX_a', false],
+  ])('%s → %j', (_name, error, expected) => {
+    expect(isUniqueViolation(error, ['IDX_a'])).toBe(expected);
   });
 });

@@ -46,3 +46,10 @@ export function mapDatabaseUnavailable(exception: unknown): ServiceUnavailableEx
     ? new ServiceUnavailableException('The database is unavailable; retry later', { cause: exception })
     : undefined;
 }
+
+/** True when `error` is PostgreSQL's unique violation (SQLSTATE 23505) of one of `constraints` (index names). */
+export function isUniqueViolation(error: unknown, constraints: readonly string[]): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && typeof constraint === 'string' && constraints.includes(constraint);
+}

@@ -11,8 +11,18 @@ export const BLOGS = '/api/v1/blogs';
 /** The largest PostgreSQL `integer` (int4): the largest well-formed id and offset. */
 export const INT4_MAX = 2_147_483_647;
 
-/** The fields of a blog in a response, sorted: exactly these six, the owner never among them. */
-export const BLOG_FIELDS: readonly string[] = ['author', 'content', 'createdAt', 'id', 'title', 'updatedAt'];
+/** The fields of a blog in a response, sorted: exactly these, the owner never among them. */
+export const BLOG_FIELDS: readonly string[] = [
+  'author',
+  'content',
+  'createdAt',
+  'id',
+  'publishedAt',
+  'slug',
+  'status',
+  'title',
+  'updatedAt',
+];
 
 /** ISO 8601, UTC, millisecond precision, `Z` suffix. */
 export const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -29,6 +39,9 @@ export interface BlogBody extends BlogInput {
   id: number;
   createdAt: string;
   updatedAt: string;
+  status: 'draft' | 'scheduled' | 'published';
+  publishedAt: string | null;
+  slug: string;
 }
 
 /** The list envelope of `GET /api/v1/blogs`; `offset` is null on a page asked for with a cursor. */

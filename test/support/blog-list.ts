@@ -19,7 +19,7 @@ export interface SeedBlog {
  * and returns them as the API shows them, in the order given.
  */
 export async function seedBlogs(t: TestApp, blogs: readonly SeedBlog[]): Promise<BlogBody[]> {
-  await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY');
+  await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
   const rows = blogs.map((blog, i) => ({
     i,
     title: blog.title,
@@ -33,7 +33,7 @@ export async function seedBlogs(t: TestApp, blogs: readonly SeedBlog[]): Promise
      SELECT r.title, r.content, r.author, 'seed', coalesce(r.created_at, now()), coalesce(r.updated_at, r.created_at, now())
      FROM jsonb_to_recordset($1::jsonb) AS r(i int, title text, content text, author text, created_at timestamptz, updated_at timestamptz)
      ORDER BY r.i
-     RETURNING id, title, content, author, created_at, updated_at`,
+     RETURNING id, title, content, author, created_at, updated_at, published_at, slug`,
     [JSON.stringify(rows)],
   );
   return stored
@@ -44,6 +44,9 @@ export async function seedBlogs(t: TestApp, blogs: readonly SeedBlog[]): Promise
       author: row.author as string,
       createdAt: new Date(row.created_at as string | Date).toISOString(),
       updatedAt: new Date(row.updated_at as string | Date).toISOString(),
+      status: 'published' as const,
+      publishedAt: new Date(row.published_at as string | Date).toISOString(),
+      slug: row.slug as string,
     }))
     .sort((a, b) => a.id - b.id);
 }

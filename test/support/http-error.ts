@@ -13,17 +13,15 @@ export async function errorOf(act: Promise<unknown> | (() => unknown)): Promise<
   throw new Error('expected an error, but none was thrown');
 }
 
-/** Expects `act` to throw (or reject with) a `type` of `status` whose message is `message`. */
+/** Expects `act` to throw (or reject with) a `type` of `status` whose message (or list of messages) is `message`. */
 export async function expectHttpError(
   act: Promise<unknown> | (() => unknown),
   type: HttpExceptionClass,
   status: number,
-  message: string,
+  message: string | readonly string[],
 ): Promise<void> {
-  const error = await errorOf(act);
+  const error = (await errorOf(act)) as HttpException;
   expect(error).toBeInstanceOf(type);
-  expect({ status: (error as HttpException).getStatus(), message: (error as HttpException).message }).toEqual({
-    status,
-    message,
-  });
+  const actual = Array.isArray(message) ? (error.getResponse() as { message?: unknown }).message : error.message;
+  expect({ status: error.getStatus(), message: actual }).toEqual({ status, message });
 }

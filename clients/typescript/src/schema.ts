@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * List, filter and search blogs, newest first by default
-         * @description Filters combine with AND; `total` counts every blog they match. A page starts after `offset` blogs, or after the last blog of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging: stable while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and `sort` is 400 naming the parameter. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         * @description Filters combine with AND; `total` counts every blog they match. A page starts after `offset` blogs, or after the last blog of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging: stable while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and `sort` is 400 naming the parameter. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one). Drafts and scheduled blogs are seen only with a token of their owner or a `blogs:admin` token; an invalid token counts as none.
          */
         get: operations["listBlogs"];
         put?: never;
@@ -76,6 +76,26 @@ export interface paths {
          * @description The token's `sub` becomes the owner of the blog (who may update it). Checks run in this order: token (401), content type (415), body (400); body size (413) and malformed JSON (400) are checked while the body is read.
          */
         post: operations["createBlog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blogs/slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one blog by its slug
+         * @description The same answer, headers and visibility as reading by id. A slug the blog had before answers 301 with `Location` set to its current slug's path (to those who may see the blog). No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one). Drafts and scheduled blogs are seen only with a token of their owner or a `blogs:admin` token; an invalid token counts as none.
+         */
+        get: operations["getBlogBySlug"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -91,7 +111,7 @@ export interface paths {
         };
         /**
          * Read one blog
-         * @description No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         * @description No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one). Drafts and scheduled blogs are seen only with a token of their owner or a `blogs:admin` token; an invalid token counts as none.
          */
         get: operations["getBlog"];
         /**
@@ -159,6 +179,23 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             updatedAt: string;
+            /**
+             * @description Derived when answering from `publishedAt` and the clock: `draft` without it, `scheduled` before it, `published` from it on.
+             * @example published
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When the blog is (or was) published, null for a draft; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            publishedAt: string | null;
+            /**
+             * @description The blog's URL name, unique among all blogs: `GET /api/v1/blogs/slug/{slug}` reads it.
+             * @example hello
+             */
+            slug: string;
         };
         BlogListItem: {
             /**
@@ -184,9 +221,26 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             updatedAt?: string;
+            /**
+             * @description Derived when answering from `publishedAt` and the clock: `draft` without it, `scheduled` before it, `published` from it on.
+             * @example published
+             * @enum {string}
+             */
+            status?: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When the blog is (or was) published, null for a draft; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            publishedAt?: string | null;
+            /**
+             * @description The blog's URL name, unique among all blogs: `GET /api/v1/blogs/slug/{slug}` reads it.
+             * @example hello
+             */
+            slug?: string;
         };
         BlogListResponse: {
-            /** @description The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those named by `fields`. */
+            /** @description The page, in the order of `sort` (newest first by default). Each blog has all its fields, or exactly those named by `fields`. */
             data: components["schemas"]["BlogListItem"][];
             /**
              * @description Number of all blogs matching the filters (not only this page).
@@ -225,6 +279,22 @@ export interface components {
              * @example Alice
              */
             author: string;
+            /**
+             * @description `draft` keeps the blog from readers; `published` publishes it now (or at `publishedAt`); `scheduled` publishes it at `publishedAt`, a future instant. Without it a new blog is published at once and an update keeps the status.
+             * @enum {string}
+             */
+            status?: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When the blog is published: an RFC 3339 date-time with `Z` or an offset, from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, digits past the millisecond cut; `null` only with status `draft`. A past instant is live at once (backdated), a future one scheduled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            publishedAt?: string | null;
+            /**
+             * @description The blog's URL name, unique among all blogs: lower-case ASCII letters and digits in runs joined by single `-`. Without it a new blog gets one made from its title; another blog's current slug is 409.
+             * @example hello-world
+             */
+            slug?: string;
         };
         UpdateBlogDto: {
             /**
@@ -242,6 +312,22 @@ export interface components {
              * @example Alice
              */
             author: string;
+            /**
+             * @description `draft` keeps the blog from readers; `published` publishes it now (or at `publishedAt`); `scheduled` publishes it at `publishedAt`, a future instant. Without it a new blog is published at once and an update keeps the status.
+             * @enum {string}
+             */
+            status?: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When the blog is published: an RFC 3339 date-time with `Z` or an offset, from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, digits past the millisecond cut; `null` only with status `draft`. A past instant is live at once (backdated), a future one scheduled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            publishedAt?: string | null;
+            /**
+             * @description The blog's URL name, unique among all blogs: lower-case ASCII letters and digits in runs joined by single `-`. Without it a new blog gets one made from its title; another blog's current slug is 409.
+             * @example hello-world
+             */
+            slug?: string;
         };
         PatchBlogDto: {
             /**
@@ -259,6 +345,22 @@ export interface components {
              * @example Alice
              */
             author?: string;
+            /**
+             * @description `draft` keeps the blog from readers; `published` publishes it now (or at `publishedAt`); `scheduled` publishes it at `publishedAt`, a future instant. Without it a new blog is published at once and an update keeps the status.
+             * @enum {string}
+             */
+            status?: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When the blog is published: an RFC 3339 date-time with `Z` or an offset, from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, digits past the millisecond cut; `null` only with status `draft`. A past instant is live at once (backdated), a future one scheduled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            publishedAt?: string | null;
+            /**
+             * @description The blog's URL name, unique among all blogs: lower-case ASCII letters and digits in runs joined by single `-`. Without it a new blog gets one made from its title; another blog's current slug is 409.
+             * @example hello-world
+             */
+            slug?: string;
         };
     };
     responses: never;
@@ -436,11 +538,13 @@ export interface operations {
                 createdBefore?: string;
                 /** @description Only blogs updated strictly after this instant (what changed since). An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
                 updatedAfter?: string;
-                /** @description The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares code points. */
-                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title" | "id" | "-id";
-                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt: each item of `data` has exactly these fields. All six without it. */
+                /** @description Which blogs by status: `published` (live, for everyone), or `draft`, `scheduled` or `any`, which need a bearer token (401 without) and list the caller's own blogs (every owner's with `blogs:admin`). */
+                status?: "draft" | "scheduled" | "published" | "any";
+                /** @description The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares code points; `publishedAt` puts drafts last in either direction. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title" | "publishedAt" | "-publishedAt" | "id" | "-id";
+                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt, status, publishedAt, slug: each item of `data` has exactly these fields. All of them without it. */
                 fields?: string;
-                /** @description The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, `createdAfter`, `createdBefore`, `updatedAfter` and `sort` (`limit` and `fields` may change). Not with `offset`. */
+                /** @description The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, `createdAfter`, `createdBefore`, `updatedAfter`, `status` and `sort` (`limit` and `fields` may change). Not with `offset`. */
                 cursor?: string;
             };
             header?: never;
@@ -553,7 +657,7 @@ export interface operations {
                 headers: {
                     /** @description The path of the new blog. */
                     Location?: string;
-                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -592,6 +696,22 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `slug` is another blog's current slug. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -667,7 +787,7 @@ export interface operations {
             };
         };
     };
-    getBlog: {
+    getBlogBySlug: {
         parameters: {
             query?: never;
             header?: {
@@ -675,8 +795,8 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The blog id: decimal digits, no sign or leading zero. */
-                id: number;
+                /** @description A slug: lower-case letters a-z and digits in runs joined by single `-`, at most 200 characters. */
+                slug: string;
             };
             cookie?: never;
         };
@@ -685,7 +805,7 @@ export interface operations {
             /** @description The blog. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -693,10 +813,19 @@ export interface operations {
                     "application/json": components["schemas"]["BlogResponse"];
                 };
             };
+            /** @description Moved Permanently: the slug is an earlier one of the blog; `Location` is its current path. */
+            301: {
+                headers: {
+                    /** @description The path of the current slug. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not Modified: `If-None-Match` matched; no body. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -738,7 +867,132 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No blog has this id. */
+            /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 42 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getBlog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blog. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogResponse"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -817,7 +1071,7 @@ export interface operations {
             /** @description The blog as stored. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -877,7 +1131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No blog has this id. */
+            /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -888,6 +1142,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `slug` is another blog's current slug. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -1055,7 +1325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No blog has this id. */
+            /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1151,7 +1421,7 @@ export interface operations {
             /** @description The whole blog as stored. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
                     /** @description The patch media types this resource accepts (RFC 5789 §3.1). */
                     "Accept-Patch"?: string;
@@ -1213,7 +1483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No blog has this id. */
+            /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1224,6 +1494,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `slug` is another blog's current slug. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

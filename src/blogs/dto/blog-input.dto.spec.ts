@@ -218,4 +218,45 @@ describe('BlogInputDto through the global pipes', () => {
       expect(error.getStatus()).toBe(400);
     });
   });
+
+  describe('publishing fields and slug', () => {
+    it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+      ['a status', { status: 'draft' }, { status: 'draft' }],
+      [
+        'publishedAt with an offset, cut to the millisecond',
+        { publishedAt: '2026-12-01T10:00:00.1239+01:00' },
+        { publishedAt: new Date('2026-12-01T09:00:00.123Z') },
+      ],
+      ['publishedAt null', { publishedAt: null }, { publishedAt: null }],
+      ['the first instant', { publishedAt: '1970-01-01T00:00:00Z' }, { publishedAt: new Date(0) }],
+      [
+        'the last instant',
+        { publishedAt: '9999-12-31T23:59:59.999Z' },
+        { publishedAt: new Date('9999-12-31T23:59:59.999Z') },
+      ],
+      ['a slug', { slug: 'hello-world-2' }, { slug: 'hello-world-2' }],
+      ['a slug of 200 characters', { slug: 'a'.repeat(200) }, { slug: 'a'.repeat(200) }],
+    ])('accepts %s', async (_name, extra, expected) => {
+      await expect(runPipes({ ...valid, ...extra })).resolves.toEqual({ ...valid, ...expected });
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['an unknown status', { status: 'live' }, 'status must be one of draft, scheduled, published'],
+      ['status null', { status: null }, 'status must be one of draft, scheduled, published'],
+      ['a date without zone', { publishedAt: '2026-12-01T10:00:00' }, 'publishedAt must be an RFC 3339'],
+      ['an instant before 1970', { publishedAt: '1969-12-31T23:59:59.999Z' }, 'publishedAt must be an RFC 3339'],
+      ['an instant after 9999', { publishedAt: '9999-12-31T23:59:59.999-00:01' }, 'publishedAt must be an RFC 3339'],
+      ['a number', { publishedAt: 1_700_000_000_000 }, 'publishedAt must be an RFC 3339'],
+      ['upper case in a slug', { slug: 'Hello' }, 'slug must be lower-case letters'],
+      ['a double hyphen', { slug: 'a--b' }, 'slug must be lower-case letters'],
+      ['an empty slug', { slug: '' }, 'slug must be lower-case letters'],
+      ['a slug of 201 characters', { slug: 'a'.repeat(201) }, 'slug must be at most 200 characters long'],
+      ['a slug that is no string', { slug: 7 }, 'slug must be a string'],
+      ['slug null', { slug: null }, 'slug must be a string'],
+    ])('rejects %s naming it', async (_name, extra, start) => {
+      const messages = await messagesOf({ ...valid, ...extra });
+      expect(messages).toHaveLength(1);
+      expect(messages[0].startsWith(start)).toBe(true);
+    });
+  });
 });

@@ -1,7 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsIn, IsString, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { parseRfc3339DateTime } from '../../common/rfc3339';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../common/text/slug';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
+import { BLOG_STATUSES, BlogStatus } from '../blog-status';
 
 /** Limits of the blog fields, in Unicode code points. */
 export const BLOG_LIMITS = {
@@ -19,6 +23,22 @@ interface TextSchema {
   readonly maxLength: number;
 }
 
+/** The instants `publishedAt` may name. */
+export const PUBLISHED_AT_RANGE = {
+  min: new Date('1970-01-01T00:00:00.000Z'),
+  max: new Date('9999-12-31T23:59:59.999Z'),
+} as const;
+
+/** `@Transform` callback: an RFC 3339 date-time in {@link PUBLISHED_AT_RANGE} becomes a `Date`, cut to the millisecond. */
+function toPublicationInstant({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  const instant = parseRfc3339DateTime(value, 'floor');
+  return instant && instant >= PUBLISHED_AT_RANGE.min ? instant : value;
+}
+
+/** Validates only a property the body has: absent stays absent, `null` is checked like any value. */
+const IfPresent = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 const textSchema = (limits: { readonly min: number; readonly max: number }): TextSchema => ({
   type: String,
   minLength: limits.min,
@@ -26,8 +46,9 @@ const textSchema = (limits: { readonly min: number; readonly max: number }): Tex
 });
 
 /**
- * The body of create and update: exactly `title`, `content` and `author`, stored as sent.
- * Decorators run bottom-up and stop at the first failure: the most basic check sits at the bottom.
+ * The body of create and update: `title`, `content` and `author`, stored as sent, and the optional `status`,
+ * `publishedAt` and `slug` (docs/api.md, "Publishing"). Decorators run bottom-up and stop at the first failure: the
+ * most basic check sits at the bottom.
  */
 export class BlogInputDto {
   @ApiProperty({ ...textSchema(BLOG_LIMITS.title), description: `The title. ${TEXT_RULES}`, example: 'Hello' })
@@ -50,4 +71,55 @@ export class BlogInputDto {
   @IsString()
   @IsDefined()
   readonly author!: string;
+
+  @ApiPropertyOptional({
+    enum: BLOG_STATUSES,
+    description:
+      '`draft` keeps the blog from readers; `published` publishes it now (or at `publishedAt`); `scheduled` publishes ' +
+      'it at `publishedAt`, a future instant. Without it a new blog is published at once and an update keeps the ' +
+      'status.',
+  })
+  @IsIn(BLOG_STATUSES, { message: `status must be one of ${BLOG_STATUSES.join(', ')}` })
+  @IfPresent()
+  readonly status?: BlogStatus;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the blog is published: an RFC 3339 date-time with `Z` or an offset, from 1970-01-01T00:00:00Z to ' +
+      '9999-12-31T23:59:59.999Z, digits past the millisecond cut; `null` only with status `draft`. A past instant ' +
+      'is live at once (backdated), a future one scheduled.',
+    example: '2026-12-01T09:00:00Z',
+  })
+  @ValidateBy({
+    name: 'isPublicationInstant',
+    validator: {
+      validate: (value: unknown): boolean => value === null || value instanceof Date,
+      defaultMessage: () =>
+        'publishedAt must be an RFC 3339 date-time with Z or an offset, from 1970-01-01T00:00:00Z to ' +
+        '9999-12-31T23:59:59.999Z, or null',
+    },
+  })
+  @Transform(toPublicationInstant)
+  @IfPresent()
+  readonly publishedAt?: Date | null;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: SLUG_MAX_LENGTH,
+    pattern: SLUG_PATTERN.source,
+    description:
+      "The blog's URL name, unique among all blogs: lower-case ASCII letters and digits in runs joined by single " +
+      "`-`. Without it a new blog gets one made from its title; another blog's current slug is 409.",
+    example: 'hello-world',
+  })
+  @Matches(SLUG_PATTERN, {
+    message: 'slug must be lower-case letters a-z and digits in runs joined by single hyphens, e.g. hello-world',
+  })
+  @MaxLength(SLUG_MAX_LENGTH, { message: `slug must be at most ${SLUG_MAX_LENGTH} characters long` })
+  @IsString()
+  @IfPresent()
+  readonly slug?: string;
 }

@@ -2,7 +2,9 @@ import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { INT4_MAX } from '../../common/canonical-integer';
 import { ListEnvelopeOf } from '../../common/paging/list-envelope.dto';
 import { ClosedSchema } from '../../openapi/schema-rules';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../common/text/slug';
 import { BLOG_RESPONSE_FIELDS, BlogResponseField } from '../blog-list';
+import { BLOG_STATUSES, BlogStatus, blogStatus } from '../blog-status';
 import type { Blog } from '../blog.entity';
 import { BLOG_LIMITS } from './blog-input.dto';
 
@@ -38,9 +40,36 @@ export class BlogResponse {
     example: '2026-01-31T12:00:00.000Z',
   })
   readonly updatedAt!: Date;
+
+  @ApiProperty({
+    enum: BLOG_STATUSES,
+    description:
+      'Derived when answering from `publishedAt` and the clock: `draft` without it, `scheduled` before it, ' +
+      '`published` from it on.',
+    example: 'published',
+  })
+  readonly status!: BlogStatus;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: `When the blog is (or was) published, null for a draft; ${TIMESTAMP}`,
+    example: '2026-01-31T12:00:00.000Z',
+  })
+  readonly publishedAt!: Date | null;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: SLUG_MAX_LENGTH,
+    pattern: SLUG_PATTERN.source,
+    description: "The blog's URL name, unique among all blogs: `GET /api/v1/blogs/slug/{slug}` reads it.",
+    example: 'hello',
+  })
+  readonly slug!: string;
 }
 
-/** A blog in a list: all six fields, or exactly those the query's `fields` names. */
+/** A blog in a list: all its fields, or exactly those the query's `fields` names. */
 @ClosedSchema()
 class BlogListItem extends PartialType(BlogResponse) {}
 
@@ -49,20 +78,24 @@ class BlogListItem extends PartialType(BlogResponse) {}
 export class BlogListResponse extends ListEnvelopeOf(BlogListItem, {
   plural: 'blogs',
   data:
-    'The page, in the order of `sort` (newest first by default). Each blog has all six fields, or exactly those ' +
+    'The page, in the order of `sort` (newest first by default). Each blog has all its fields, or exactly those ' +
     'named by `fields`.',
 }) {}
 
-/** The blog's public shape with exactly `fields` (all six by default), in {@link BLOG_RESPONSE_FIELDS} order. */
-export function toBlogListItem(blog: Blog, fields: readonly BlogResponseField[] = BLOG_RESPONSE_FIELDS): BlogListItem {
-  const full = toBlogResponse(blog);
+/** The blog's public shape at `now` with exactly `fields` (all by default), in {@link BLOG_RESPONSE_FIELDS} order. */
+export function toBlogListItem(
+  blog: Blog,
+  now: Date,
+  fields: readonly BlogResponseField[] = BLOG_RESPONSE_FIELDS,
+): BlogListItem {
+  const full = toBlogResponse(blog, now);
   return fields.length === BLOG_RESPONSE_FIELDS.length
     ? full
     : Object.fromEntries(fields.map((field) => [field, full[field]]));
 }
 
-/** Maps an entity to its public shape, leaving out what clients must not see (the owner). */
-export function toBlogResponse(blog: Blog): BlogResponse {
+/** Maps an entity to its public shape at `now` (which decides its status), leaving out the owner. */
+export function toBlogResponse(blog: Blog, now: Date): BlogResponse {
   return {
     id: blog.id,
     title: blog.title,
@@ -70,5 +103,8 @@ export function toBlogResponse(blog: Blog): BlogResponse {
     author: blog.author,
     createdAt: blog.createdAt,
     updatedAt: blog.updatedAt,
+    status: blogStatus(blog, now),
+    publishedAt: blog.publishedAt,
+    slug: blog.slug,
   };
 }

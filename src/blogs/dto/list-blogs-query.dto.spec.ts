@@ -8,7 +8,7 @@ describe('ListBlogsQueryDto through the global pipes', () => {
     const query = await runPipes({});
 
     expect(query).toBeInstanceOf(ListBlogsQueryDto);
-    expect(query).toEqual({ limit: 10, sort: '-createdAt' });
+    expect(query).toEqual({ limit: 10, sort: '-createdAt', status: 'published' });
   });
 
   it('turns canonical decimal strings into numbers', async () => {
@@ -16,6 +16,7 @@ describe('ListBlogsQueryDto through the global pipes', () => {
       limit: 25,
       offset: 40,
       sort: '-createdAt',
+      status: 'published',
     });
   });
 
@@ -109,6 +110,7 @@ describe('ListBlogsQueryDto through the global pipes', () => {
         fields: 'id,title',
         cursor,
         limit: '5',
+        status: 'any',
       });
 
       expect(query).toEqual({
@@ -121,6 +123,7 @@ describe('ListBlogsQueryDto through the global pipes', () => {
         sort: 'title',
         fields: 'id,title',
         cursor,
+        status: 'any',
       });
     });
 
@@ -197,5 +200,17 @@ describe('ListBlogsQueryDto through the global pipes', () => {
 
       expect(messages).toEqual(['cursor and offset cannot be combined: a cursor continues where its page ended']);
     });
+  });
+
+  it.each(['published', 'draft', 'scheduled', 'any'])('accepts status %s', async (status) => {
+    await expect(runPipes({ status })).resolves.toMatchObject({ status });
+  });
+
+  it.each(['Published', 'all', '', 'draft,scheduled'])('rejects status %p naming status', async (status) => {
+    await expect(messagesOf({ status })).resolves.toEqual(['status must be one of draft, scheduled, published, any']);
+  });
+
+  it.each(['publishedAt', '-publishedAt'])('accepts sort %s', async (sort) => {
+    await expect(runPipes({ sort })).resolves.toMatchObject({ sort });
   });
 });

@@ -6,6 +6,7 @@ import { MillisecondRounding, parseRfc3339DateTime } from '../../common/rfc3339'
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
 import { BLOG_RESPONSE_FIELDS, BLOG_SORTS, BlogSort, DEFAULT_BLOG_SORT, parseFieldList } from '../blog-list';
+import { BLOG_LIST_STATUSES, BlogListStatus } from '../blog-status';
 import { BLOG_LIMITS } from './blog-input.dto';
 
 /** Lengths of the filter values, in Unicode code points. */
@@ -99,11 +100,21 @@ export class ListBlogsQueryDto {
   readonly updatedAfter?: Date;
 
   @ApiPropertyOptional({
+    enum: BLOG_LIST_STATUSES,
+    default: 'published',
+    description:
+      'Which blogs by status: `published` (live, for everyone), or `draft`, `scheduled` or `any`, which need a ' +
+      "bearer token (401 without) and list the caller's own blogs (every owner's with `blogs:admin`).",
+  })
+  @IsIn(BLOG_LIST_STATUSES, { message: `status must be one of ${BLOG_LIST_STATUSES.join(', ')}` })
+  readonly status: BlogListStatus = 'published';
+
+  @ApiPropertyOptional({
     enum: BLOG_SORTS,
     default: DEFAULT_BLOG_SORT,
     description:
       'The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares ' +
-      'code points.',
+      'code points; `publishedAt` puts drafts last in either direction.',
   })
   @IsIn(BLOG_SORTS, { message: `sort must be one of ${BLOG_SORTS.join(', ')}` })
   readonly sort: BlogSort = DEFAULT_BLOG_SORT;
@@ -111,7 +122,7 @@ export class ListBlogsQueryDto {
   @ApiPropertyOptional({
     description:
       `Comma-separated, distinct names among ${BLOG_RESPONSE_FIELDS.join(', ')}: each item of \`data\` has exactly ` +
-      'these fields. All six without it.',
+      'these fields. All of them without it.',
     example: 'id,title,createdAt',
   })
   @ValidateBy({
@@ -128,7 +139,8 @@ export class ListBlogsQueryDto {
 
   @PageCursor(
     'The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, ' +
-      '`createdAfter`, `createdBefore`, `updatedAfter` and `sort` (`limit` and `fields` may change). Not with `offset`.',
+      '`createdAfter`, `createdBefore`, `updatedAfter`, `status` and `sort` (`limit` and `fields` may change). Not ' +
+      'with `offset`.',
   )
   readonly cursor?: string;
 }

@@ -9,8 +9,8 @@ const SLUG_BATCH = 5_000;
 
 /**
  * Publishing (docs/architecture.md, "Publishing and slugs"): `published_at` (null: a draft; existing blogs were
- * published when created), `slug` with `blog_slugs` (every slug an existing blog holds or held), `tag_slugs`, and the
- * blog counter counting only blogs that are not drafts.
+ * published when created), `slug` with `blog_slugs` (the earlier slugs of existing blogs, kept by a trigger),
+ * `tag_slugs`, and the blog counter counting only blogs that are not drafts.
  */
 export class AddPublishing1795400300000 implements MigrationInterface {
   name = 'AddPublishing1795400300000';
@@ -34,7 +34,36 @@ export class AddPublishing1795400300000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "blog_slugs" ADD CONSTRAINT "FK_blog_slugs_blog_id" FOREIGN KEY ("blog_id") REFERENCES "blogs"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
-    await queryRunner.query(`INSERT INTO "blog_slugs" ("slug", "blog_id") SELECT "slug", "id" FROM "blogs"`);
+    // A slug a blog leaves keeps leading to it; the one it takes no longer leads to another blog.
+    await queryRunner.query(`
+      CREATE FUNCTION "blogs_slug_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM "blog_slugs" WHERE "slug" = NEW."slug";
+        INSERT INTO "blog_slugs" ("slug", "blog_id") VALUES (OLD."slug", NEW."id")
+          ON CONFLICT ("slug") DO UPDATE SET "blog_id" = EXCLUDED."blog_id";
+        RETURN NULL;
+      END $$`);
+    await queryRunner.query(
+      `CREATE TRIGGER "blogs_slug_changed" AFTER UPDATE OF "slug" ON "blogs" FOR EACH ROW
+        WHEN (OLD."slug" <> NEW."slug") EXECUTE FUNCTION "blogs_slug_changed"()`,
+    );
+    // A writer that knows no slugs (a release before this one, during a rolling upgrade; a hand-written INSERT)
+    // still stores a blog as it meant to: published when created, with the slug `blog-<id>` (a random tail in the
+    // rare case that is taken).
+    await queryRunner.query(`
+      CREATE FUNCTION "blogs_default_slug"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW."published_at" := COALESCE(NEW."published_at", NEW."created_at");
+        NEW."slug" := 'blog-' || NEW."id";
+        IF EXISTS (SELECT FROM "blogs" WHERE "slug" = NEW."slug") OR EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = NEW."slug") THEN
+          NEW."slug" := NEW."slug" || '-' || substr(md5(random()::text), 1, 8);
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await queryRunner.query(
+      `CREATE TRIGGER "blogs_default_slug" BEFORE INSERT ON "blogs" FOR EACH ROW
+        WHEN (NEW."slug" IS NULL) EXECUTE FUNCTION "blogs_default_slug"()`,
+    );
 
     // The counter counts blogs that are not drafts; a draft published (or a blog made a draft) moves it by one.
     await queryRunner.query(`
@@ -65,6 +94,10 @@ export class AddPublishing1795400300000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TRIGGER "blogs_default_slug" ON "blogs"`);
+    await queryRunner.query(`DROP FUNCTION "blogs_default_slug"()`);
+    await queryRunner.query(`DROP TRIGGER "blogs_slug_changed" ON "blogs"`);
+    await queryRunner.query(`DROP FUNCTION "blogs_slug_changed"()`);
     await queryRunner.query(`DROP TRIGGER "blogs_count_drafted" ON "blogs"`);
     await queryRunner.query(`DROP FUNCTION "blogs_count_drafted"()`);
     await queryRunner.query(`
@@ -97,11 +130,11 @@ export class AddPublishing1795400300000 implements MigrationInterface {
   /** Gives every existing blog the slug of its title, the lowest free suffix in the order of `id`. */
   private async giveSlugs(queryRunner: QueryRunner): Promise<void> {
     const taken = new Set<string>();
-    for (let after = 0; ; ) {
-      const rows: { id: number; title: string }[] = await queryRunner.query(
+    for (let after = 0; ;) {
+      const rows = (await queryRunner.query(
         `SELECT "id", "title" FROM "blogs" WHERE "id" > $1 ORDER BY "id" LIMIT ${SLUG_BATCH}`,
         [after],
-      );
+      )) as { id: number; title: string }[];
       if (rows.length === 0) return;
       const slugs = rows.map(({ title }) => {
         const base = slugOf(title) ?? 'blog';

@@ -1,11 +1,5 @@
-import {
-  ForbiddenException,
-  HttpException,
-  InternalServerErrorException,
-  NotFoundException,
-  PreconditionFailedException,
-} from '@nestjs/common';
-import type { WritePreconditions } from './entity-tag-condition';
+import { ForbiddenException, HttpException, NotFoundException, PreconditionFailedException } from '@nestjs/common';
+import { meetsVersionCondition, VersionCondition } from './versioned-entity-tag';
 
 /** How a resource's errors name it: `Blog 7 not found`, `the owner of this blog`, `a blogs:admin token`. */
 export interface ResourceWording {
@@ -17,24 +11,29 @@ export interface ResourceWording {
   readonly adminScope: string;
 }
 
-/** 404: no `wording` resource has this id. */
-export function notFound(wording: ResourceWording, id: number): NotFoundException {
+/** 404: no `wording` resource has this id (or slug). */
+export function notFound(wording: ResourceWording, id: number | string): NotFoundException {
   return new NotFoundException(`${wording.title} ${id} not found`);
 }
 
 /** What a refused owned, versioned write knows: the resource as it stands now (null: gone) and the request. */
 interface RefusedWrite {
   readonly id: number;
-  readonly existing: { readonly ownerSub: string } | null;
+  /** The resource now: its owner and its state as its entity tag names it ({@link versionState}). */
+  readonly existing: { readonly ownerSub: string; readonly state: string } | null;
   /** The owner the write required; undefined for an admin. */
   readonly owner: string | undefined;
-  readonly preconditions: WritePreconditions;
+  /** The write's preconditions (null: `If-None-Match: *`). */
+  readonly versions: VersionCondition | null;
   readonly action: 'update' | 'delete';
 }
 
-/** Why a write of an owned, versioned resource that changed nothing was refused: 404, 403, 412, else 500. */
-export function writeRefusal(wording: ResourceWording, write: RefusedWrite): HttpException {
-  const { id, existing, owner, preconditions, action } = write;
+/**
+ * Why a write of an owned, versioned resource that changed nothing was refused: 404, 403, 412, in that order;
+ * undefined when none of them holds (a rule of the resource's own refused it).
+ */
+export function writeRefusal(wording: ResourceWording, write: RefusedWrite): HttpException | undefined {
+  const { id, existing, owner, versions, action } = write;
   if (!existing) return notFound(wording, id);
   if (owner !== undefined && existing.ownerSub !== owner) {
     return new ForbiddenException(
@@ -42,13 +41,10 @@ export function writeRefusal(wording: ResourceWording, write: RefusedWrite): Htt
         `may ${action} it`,
     );
   }
-  if (preconditions.ifMatch || preconditions.ifNoneMatch) {
+  if (!meetsVersionCondition(versions, existing.state)) {
     return new PreconditionFailedException(
       `${wording.title} ${id} has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag`,
     );
   }
-  // Only something inside the database (a trigger, a rule) can refuse an allowed, unconditional write.
-  return new InternalServerErrorException(
-    action === 'update' ? 'The update was not stored' : `The ${wording.noun} was not deleted`,
-  );
+  return undefined;
 }
