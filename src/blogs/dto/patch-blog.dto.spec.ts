@@ -45,7 +45,9 @@ describe('PatchBlogDto through the global pipes and NonEmptyBodyPipe', () => {
   });
 
   it('rejects {} naming the fields it may give', async () => {
-    await expect(messagesOf({})).resolves.toEqual(['request body must give at least one of title, content, author, status, publishedAt, slug']);
+    await expect(messagesOf({})).resolves.toEqual([
+      'request body must give at least one of title, content, author, status, publishedAt, slug',
+    ]);
   });
 
   it.each([
