@@ -13,7 +13,7 @@ import { httpConfig } from './config/http.config';
 import { rewriteBlogPathAliases } from './blogs/blog-paths';
 import { mapDatabaseUnavailable } from './database/database-errors';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
-import { createGlobalPipes } from './common/pipes/global-pipes';
+import { globalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
@@ -75,7 +75,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.use(rewriteBlogPathAliases);
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
-  app.useGlobalPipes(...createGlobalPipes());
+  app.useGlobalPipes(...globalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
   serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;

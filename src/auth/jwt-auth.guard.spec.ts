@@ -6,8 +6,8 @@ import { AuthConfig, authConfig, loadAuthConfig } from '../config/auth.config';
 import { Public, ReadAccess } from './access.decorator';
 import { BearerTokenException } from './bearer-token.exception';
 import { JwtAuthGuard } from './jwt-auth.guard';
-import { JwtStrategy } from './jwt.strategy';
-import type { Principal } from './principal';
+import { JwtStrategy, VerifiedTokenInfo } from './jwt.strategy';
+import type { JwtClaims, Principal } from './principal';
 import { VerifiedTokens } from './verified-tokens';
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
@@ -114,7 +114,7 @@ class FaultyStrategy extends JwtStrategy {
     super(config);
   }
 
-  override validate(): Principal {
+  override validate(): never {
     throw FAULT;
   }
 }
@@ -126,7 +126,7 @@ class UnavailableStrategy extends JwtStrategy {
     super(config);
   }
 
-  override validate(): Principal {
+  override validate(): never {
     throw new ServiceUnavailableException('identity store unavailable');
   }
 }
@@ -138,8 +138,20 @@ class RejectingStrategy extends JwtStrategy {
     super(config);
   }
 
-  override validate(): Principal {
+  override validate(): never {
     throw BearerTokenException.invalid('token revoked');
+  }
+}
+
+/** A strategy that reports the token's `exp` as {@link NOW}, whatever the token says. */
+@Injectable()
+class ExpiringNowStrategy extends JwtStrategy {
+  constructor(@Inject(authConfig.KEY) config: AuthConfig) {
+    super(config);
+  }
+
+  override validate(claims: JwtClaims): [Principal, VerifiedTokenInfo] {
+    return [super.validate(claims)[0], { exp: NOW }];
   }
 }
 
@@ -200,12 +212,25 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, { headers: {} })))).resolves.toBe(true);
     });
 
-    it('ignore a bad token when readsRequireAuth=false', async () => {
+    it.each<[string, () => FakeRequest]>([
+      ['a malformed token', () => bearer('garbage')],
+      ['another secret', () => bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET))],
+      ['an expired token', () => bearer(sign({ sub: 'alice', exp: NOW - 60 }))],
+      ['another scheme', () => bearer(sign({ sub: 'alice', exp: NOW + 60 }), 'Basic')],
+    ])('read %s as no token when readsRequireAuth=false: no principal, never 401', async (_name, request) => {
       const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
+      const req = request();
 
-      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, bearer('garbage'))))).resolves.toBe(
-        true,
-      );
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, req)))).resolves.toBe(true);
+      expect(req.user).toBeUndefined();
+    });
+
+    it('identify the caller of a valid token when readsRequireAuth=false', async () => {
+      const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
+      const req = bearer(sign({ sub: 'alice', scope: 'blogs:admin', exp: NOW + 60 }));
+
+      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, req)))).resolves.toBe(true);
+      expect(req.user).toEqual({ sub: 'alice', scopes: ['blogs:admin'] });
     });
 
     it('reject a request without a header (401, challenge Bearer) when readsRequireAuth=true', async () => {
@@ -443,6 +468,20 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
       await guard.canActivate(protectedContext(bearer(token)));
       expect(verifications()).toBe(2);
+    });
+
+    it('is trusted until the exp the strategy verified, not one read from the token again', async () => {
+      const validate = jest.spyOn(ExpiringNowStrategy.prototype, 'validate');
+      const guard = await makeGuard(makeConfig(), ExpiringNowStrategy);
+      const token = sign({ sub: 'alice', exp: NOW + 3600 });
+      await guard.canActivate(protectedContext(bearer(token)));
+
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 29_999);
+      await guard.canActivate(protectedContext(bearer(token)));
+      expect(validate).toHaveBeenCalledTimes(1);
+      jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 30_000);
+      await guard.canActivate(protectedContext(bearer(token)));
+      expect(validate).toHaveBeenCalledTimes(2);
     });
 
     it('is refused once past exp + the clock tolerance (401 token expired)', async () => {

@@ -9,8 +9,15 @@ import { readBearerCredentials } from './bearer-credentials';
 import { BearerTokenException } from './bearer-token.exception';
 import { isVerifiableToken } from './verifiable-token';
 import { JWT_STRATEGY } from './jwt.constants';
+import type { VerifiedTokenInfo } from './jwt.strategy';
 import type { Principal } from './principal';
 import { VerifiedTokens } from './verified-tokens';
+
+/** What passport sets on a request it authenticated: `JwtStrategy.validate`'s principal and token info. */
+interface VerifiedRequest {
+  user?: Principal;
+  authInfo?: VerifiedTokenInfo;
+}
 
 /**
  * Global guard: a valid bearer token unless the route is `@Public()`, or `@ReadAccess()` while
@@ -34,7 +41,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
       context.getClass(),
     ]);
     if (policy === 'public') return true;
-    const request = context.switchToHttp().getRequest<IncomingMessage & { user?: Principal }>();
+    const request = context.switchToHttp().getRequest<IncomingMessage & VerifiedRequest>();
     if (policy === 'read' && !this.config.readsRequireAuth) return this.identify(context, request);
     // passport-jwt reports a missing and a malformed header alike; their challenges differ.
     const credentials = readBearerCredentials(request.headers.authorization);
@@ -53,7 +60,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
   }
 
   /** An open route: sets the principal of a valid bearer token, if the request has one; never refuses for a token. */
-  private async identify(context: ExecutionContext, request: IncomingMessage & { user?: Principal }): Promise<boolean> {
+  private async identify(context: ExecutionContext, request: IncomingMessage & VerifiedRequest): Promise<boolean> {
     const credentials = readBearerCredentials(request.headers.authorization);
     if (credentials.kind !== 'token') return true;
     const known = this.verifiedTokens.get(credentials.token);
@@ -70,9 +77,13 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     }
   }
 
-  private async verify(context: ExecutionContext, request: { user?: Principal }, token: string): Promise<boolean> {
+  /** Verifies `token` with passport-jwt, and remembers its principal until the `exp` the strategy verified. */
+  private async verify(context: ExecutionContext, request: VerifiedRequest, token: string): Promise<boolean> {
     const allowed = (await super.canActivate(context)) as boolean;
-    if (allowed && request.user !== undefined) this.verifiedTokens.remember(token, request.user, expirationOf(token));
+    const { user, authInfo } = request;
+    if (allowed && user !== undefined && authInfo !== undefined) {
+      this.verifiedTokens.remember(token, user, authInfo.exp);
+    }
     return allowed;
   }
 
@@ -83,12 +94,6 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
     if (!principal) throw describeRejection(info);
     return principal;
   }
-}
-
-/** The `exp` claim of a token passport-jwt has verified (which requires it to be a number). */
-function expirationOf(token: string): number {
-  const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number };
-  return payload.exp;
 }
 
 function describeRejection(info: unknown): BearerTokenException {

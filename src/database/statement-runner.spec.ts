@@ -56,7 +56,8 @@ describe('StatementRunner', () => {
     const sql = await runner(named, url);
 
     await expect(sql.onPrimary(FIND, [7])).resolves.toEqual({ rows: [{ server: 'primary' }], rowCount: 1 });
-    expect(primary.query).toHaveBeenCalledWith(...sent);
+    // Strict: no `name` or `query_timeout` key at all, not even undefined, where none is sent.
+    expect(primary.query.mock.calls).toStrictEqual([sent]);
     expect(release).toHaveBeenCalledWith(undefined);
     expect(logQuery).toHaveBeenCalledWith(FIND.text, [7]);
   });
@@ -124,7 +125,7 @@ describe('StatementRunner', () => {
         const sql = await runner(named);
 
         await sql.onReplica(FIND, [3], 'long');
-        expect(replica.query.mock.calls).toEqual([
+        expect(replica.query.mock.calls).toStrictEqual([
           [
             `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`,
           ],

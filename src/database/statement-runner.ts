@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { databaseConfig } from '../config/database.config';
 import { DATABASE_TIMEOUTS } from './data-source-options';
-import { Connection, lease, onConnection } from './pooled-connection';
+import { Connection, lease, onConnection, QueryConfig } from './pooled-connection';
 import { ReadReplicas } from './read-replicas';
 
 /** A SQL statement with `$1`… parameters; `name` is unique per text in the process (PostgreSQL keeps plans by name). */
@@ -120,13 +120,16 @@ export class StatementRunner {
   ): Promise<StatementResult<T>> {
     this.dataSource.logger.logQuery(text, values);
     const result = await (this.server
-      ? connection.query({
-          ...(this.named ? { name } : {}),
-          text,
-          values,
-          ...(readTimeoutMs === undefined ? {} : { query_timeout: readTimeoutMs }),
-        })
+      ? connection.query(queryConfig(this.named ? name : undefined, text, values, readTimeoutMs))
       : connection.query(text, values));
     return { rows: result.rows as T[], rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
   }
+}
+
+/** One object as `pg` takes a statement, without spreads: no `name` unless given, no `query_timeout` unless given. */
+function queryConfig(name: string | undefined, text: string, values: unknown[], readTimeoutMs?: number): QueryConfig {
+  if (readTimeoutMs === undefined) return name === undefined ? { text, values } : { name, text, values };
+  return name === undefined
+    ? { text, values, query_timeout: readTimeoutMs }
+    : { name, text, values, query_timeout: readTimeoutMs };
 }

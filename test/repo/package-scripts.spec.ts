@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { satisfies, subset } from 'semver';
 import { isSupportedNode, SUPPORTED_NODE } from '../../src/lifecycle/supported-node';
 
@@ -51,7 +52,9 @@ describe('supported Node.js versions (engines.node)', () => {
 
 describe('npm start and start:prod', () => {
   it('npm start compiles only what changed: a second build of unchanged sources writes nothing', () => {
-    expect(pkg.scripts.start).toBe('tsc -b tsconfig.build.json && exec node dist/main.js');
+    expect(pkg.scripts.start).toBe(
+      'node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
+    );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const build = (): string =>
       execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], { cwd: ROOT, encoding: 'utf8' });
@@ -61,6 +64,35 @@ describe('npm start and start:prod', () => {
     expect(build()).toContain('is up to date');
     expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
   }, 180_000);
+
+  it('npm start first deletes the output of sources that moved or went, which tsc -b leaves behind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prune-dist-'));
+    const files = {
+      'src/main.ts': '',
+      'src/blogs/migrations/1-create.ts': '',
+      'dist/main.js': '',
+      'dist/main.js.map': '',
+      'dist/blogs/migrations/1-create.js': '',
+      'dist/database/migrations/1-create.js': '',
+      'dist/database/migrations/1-create.js.map': '',
+      'dist/tsconfig.build.tsbuildinfo': '',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'prune-dist.mjs'), 'dist', 'src'], { cwd: dir });
+    expect(readdirSync(join(dir, 'dist'), { recursive: true }).sort()).toEqual([
+      'blogs',
+      join('blogs', 'migrations'),
+      join('blogs', 'migrations', '1-create.js'),
+      'main.js',
+      'main.js.map',
+      'tsconfig.build.tsbuildinfo',
+    ]);
+    rmSync(dir, { recursive: true });
+  });
 
   it("start:prod and the k8s Deployment run Node with the image's V8 heap bounds", () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, BadRequestException, PipeTransform } from '@nestjs/common';
-import { createGlobalPipes } from '../../src/common/pipes/global-pipes';
+import { globalPipes } from '../../src/common/pipes/global-pipes';
 import { errorOf, HttpExceptionClass } from './http-error';
 
 /** The application's global pipes, then `routePipes`, as Nest runs them for one parameter described by `metadata`. */
@@ -7,7 +7,7 @@ export function globalPipesFor(metadata: ArgumentMetadata, routePipes: readonly 
   /** What the pipes make of `value`. */
   async function runPipes(value: unknown): Promise<unknown> {
     let v = value;
-    for (const pipe of [...createGlobalPipes(), ...routePipes]) v = await pipe.transform(v, metadata);
+    for (const pipe of [...globalPipes(), ...routePipes]) v = await pipe.transform(v, metadata);
     return v;
   }
 

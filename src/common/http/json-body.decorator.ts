@@ -1,6 +1,6 @@
 import { ArgumentMetadata, createParamDecorator, ExecutionContext, PipeTransform, Type } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { createGlobalPipes } from '../pipes/global-pipes';
+import { globalPipes } from '../pipes/global-pipes';
 import { readJsonBody } from './json-body.reader';
 
 /** Handler metadata: the handler reads its JSON body with {@link JsonBody} (the route check of `app.routes.spec.ts`). */
@@ -33,7 +33,7 @@ class BodyPipes implements PipeTransform {
  */
 export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
   const own = pipes.map((pipe) => (typeof pipe === 'function' ? new pipe() : pipe));
-  const parameter = ReadJsonBody(new BodyPipes([...createGlobalPipes(), ...own]));
+  const parameter = ReadJsonBody(new BodyPipes([...globalPipes(), ...own]));
   return (target, key, index) => {
     parameter(target, key, index);
     const handler = (target as Record<PropertyKey, unknown>)[key as PropertyKey] as object;

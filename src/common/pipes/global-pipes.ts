@@ -1,9 +1,14 @@
 import { PipeTransform, ValidationPipe } from '@nestjs/common';
 import { JsonBodyPipe } from './json-body.pipe';
 
-/** The global pipes, in order: {@link JsonBodyPipe}, then a strict `ValidationPipe` (docs/architecture.md). */
-export function createGlobalPipes(): PipeTransform[] {
-  return [
+let shared: readonly PipeTransform[] | undefined;
+
+/**
+ * The global pipes, in order: {@link JsonBodyPipe}, then a strict `ValidationPipe` (docs/architecture.md). One list,
+ * made at the first call, for the app and every `@JsonBody()`: the pipes keep no state between calls.
+ */
+export function globalPipes(): readonly PipeTransform[] {
+  return (shared ??= Object.freeze([
     new JsonBodyPipe(),
     new ValidationPipe({
       whitelist: true,
@@ -13,5 +18,5 @@ export function createGlobalPipes(): PipeTransform[] {
       transformOptions: { enableImplicitConversion: false },
       stopAtFirstError: true,
     }),
-  ];
+  ]));
 }
