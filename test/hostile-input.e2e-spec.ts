@@ -138,7 +138,17 @@ function expectErrorBody(reply: Reply): void {
   for (const m of messages) expect(typeof m === 'string' && m.length > 0).toBe(true);
 }
 
-type Blog = { id: number; title: string; content: string; author: string; createdAt: string; updatedAt: string };
+type Blog = {
+  id: number;
+  title: string;
+  content: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+  status: string;
+  publishedAt: string | null;
+  slug: string;
+};
 
 function expectBlog(value: unknown): asserts value is Blog {
   const blog = value as Record<string, unknown>;
@@ -147,6 +157,10 @@ function expectBlog(value: unknown): asserts value is Blog {
   for (const f of ['title', 'content', 'author']) expect(typeof blog[f]).toBe('string');
   expect(blog.createdAt).toMatch(ISO_UTC_MS);
   expect(blog.updatedAt).toMatch(ISO_UTC_MS);
+  expect(['draft', 'scheduled', 'published']).toContain(blog.status);
+  if (blog.status === 'draft') expect(blog.publishedAt).toBeNull();
+  else expect(blog.publishedAt).toMatch(ISO_UTC_MS);
+  expect(blog.slug).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
 }
 
 function expectEnvelope(value: unknown): void {
@@ -260,7 +274,28 @@ const valueText: fc.Arbitrary<string> = fc.oneof(
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 
-/** Bodies close to valid: the three fields with hostile strings, sometimes one replaced, missing or extra. */
+/** Values of the publishing properties: valid ones (instants far from now, so no status changes while a case runs), and not. */
+const publishingValue = fc.oneof(
+  valueText,
+  fc.constantFrom(
+    '"draft"',
+    '"published"',
+    '"scheduled"',
+    '"Draft"',
+    'null',
+    '"2020-01-01T00:00:00Z"',
+    '"9999-12-31T23:59:59.999Z"',
+    '"1969-12-31T23:59:59.999Z"',
+    '"2026-13-01T00:00:00Z"',
+    '"2020-01-01T00:00:00"',
+    '"hello-world"',
+    '"Hello"',
+    '"a--b"',
+    `"${'a'.repeat(201)}"`,
+  ),
+);
+
+/** Bodies close to valid: the three fields with hostile strings, sometimes one replaced, missing or extra, and publishing properties. */
 const nearlyValidBody = fc
   .record({
     title: hostileString,
@@ -270,8 +305,9 @@ const nearlyValidBody = fc
       fc.tuple(fc.constantFrom('title', 'content', 'author'), fc.option(valueText, { nil: undefined })),
     ),
     extra: sometimes(fc.tuple(protoKey, valueText)),
+    publishing: fc.array(fc.tuple(fc.constantFrom('status', 'publishedAt', 'slug'), publishingValue), { maxLength: 3 }),
   })
-  .map(({ title, content, author, change, extra }) => {
+  .map(({ title, content, author, change, extra, publishing }) => {
     const entries: [string, string][] = [
       ['title', JSON.stringify(title)],
       ['content', JSON.stringify(content)],
@@ -283,6 +319,7 @@ const nearlyValidBody = fc
       else entries[at] = [change[0], change[1]];
     }
     if (extra) entries.push([extra[0], extra[1]]);
+    for (const [key, value] of publishing) if (!entries.some(([k]) => k === key)) entries.push([key, value]);
     return objectText(entries);
   });
 
@@ -358,6 +395,7 @@ const queryString = fc
         'author',
         'cursor',
         'createdAfter',
+        'status',
         '__proto__',
         'constructor[prototype]',
         '',
@@ -366,6 +404,7 @@ const queryString = fc
         idSegment,
         fc.constantFrom('', '10', '100', '101', '0', '-0', '1e1', ' 5', '5 '),
         fc.constantFrom('-id', 'title', '!!!', '%22a%20b%22', 'a%20or%20-b', '2026-01-01T00:00:00Z', 'A.B'),
+        fc.constantFrom('draft', 'scheduled', 'any', 'published', 'publishedAt', '-publishedAt', 'Any'),
       ),
     ),
     { maxLength: 4 },
@@ -481,7 +520,7 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
               author: input.author,
             });
             expect(reply.headers.location).toBe(`/api/v1/blogs/${body.id}`);
-            const read = await send('GET', `${BLOGS}/${body.id}`);
+            const read = await send('GET', `${BLOGS}/${body.id}`, { Authorization: owner });
             expect(read.status).toBe(200);
             expect(json(read)).toEqual(body);
           });
@@ -500,14 +539,14 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
           casesRun += 1;
           const sent = parsed(text);
           fc.pre(typeof sent !== 'object' || sent === null || storableExactly(sent as Record<string, unknown>));
-          const before = json(await send('GET', `${BLOGS}/${ownedId}`));
+          const before = json(await send('GET', `${BLOGS}/${ownedId}`, { Authorization: owner }));
           const reply = await send(
             'PUT',
             `${BLOGS}/${ownedId}`,
             { Authorization: owner, 'Content-Type': 'application/json' },
             text,
           );
-          const after = json(await send('GET', `${BLOGS}/${ownedId}`));
+          const after = json(await send('GET', `${BLOGS}/${ownedId}`, { Authorization: owner }));
           await expectAnswer(reply, (body) => {
             expect(reply.status).toBe(200);
             expectBlog(body);
@@ -529,11 +568,18 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
   );
 
   it(
-    `ids in GET and PUT paths (${runsFor(SHARE.ids)} cases): 200 blog, 400 or 404, never 5xx`,
+    `ids in GET and PUT paths, slugs in GET by slug (${runsFor(SHARE.ids)} cases): 200 blog, 301, 400 or 404, never 5xx`,
     async () => {
       await fc.assert(
-        fc.asyncProperty(idSegment, fc.boolean(), async (id, put) => {
+        fc.asyncProperty(idSegment, fc.constantFrom('put', 'get', 'slug'), async (id, operation) => {
           casesRun += 1;
+          if (operation === 'slug') {
+            const reply = await send('GET', `${BLOGS}/slug/${id}`);
+            if (reply.status === 301) expect(reply.headers.location).toMatch(/\/slug\/[a-z0-9-]+$/);
+            else await expectAnswer(reply, expectBlog);
+            return;
+          }
+          const put = operation === 'put';
           const reply = put
             ? await send(
                 'PUT',

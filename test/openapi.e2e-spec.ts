@@ -36,7 +36,7 @@ describe('OpenAPI document and the responses it describes', () => {
         expect(res.text).toContain('swagger-ui');
       });
 
-      it('documents the six operations at their canonical paths only, with the bearer scheme', () => {
+      it('documents the seven blog operations at their canonical paths only, with the bearer scheme', () => {
         const operations = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
           Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
         );
@@ -46,12 +46,13 @@ describe('OpenAPI document and the responses it describes', () => {
             'GET /api/v1/blogs listBlogs',
             'POST /api/v1/blogs createBlog',
             'GET /api/v1/blogs/{id} getBlog',
+            'GET /api/v1/blogs/slug/{slug} getBlogBySlug',
             'PUT /api/v1/blogs/{id} updateBlog',
             'PATCH /api/v1/blogs/{id} patchBlog',
             'DELETE /api/v1/blogs/{id} deleteBlog',
           ]),
         );
-        expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(6);
+        expect(operations.filter((o) => /blogs/.test(o))).toHaveLength(7);
         expect(JSON.stringify(contract.document)).toContain('"scheme":"bearer"');
       });
 
@@ -166,6 +167,42 @@ describe('OpenAPI document and the responses it describes', () => {
         check('get', ITEM, await t.http.get(`${BLOGS}/${blogId}`).expect(200));
         check('get', ITEM, await t.http.get(`${BLOGS}/abc`).expect(400));
         check('get', ITEM, await t.http.get(`${BLOGS}/2147483647`).expect(404));
+      });
+
+      it('read by slug: 200, 304, 301, 400 on a bad slug, 404 when absent', async () => {
+        const SLUG = '/api/v1/blogs/slug/{slug}';
+        const slug = `openapi-${Date.now()}`;
+        const created = await t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(aliceToken))
+          .send({ ...BODY, slug, status: 'draft' })
+          .expect(201);
+        check('post', COLLECTION, created);
+        const { id } = created.body as { id: number };
+        check('get', SLUG, await t.http.get(`${BLOGS}/slug/${slug}`).expect(404));
+        await t.http
+          .patch(`${BLOGS}/${id}`)
+          .set('Authorization', bearer(aliceToken))
+          .send({ status: 'published', slug: `${slug}-new` })
+          .expect(200);
+        const read = await t.http.get(`${BLOGS}/slug/${slug}-new`).expect(200);
+        check('get', SLUG, read);
+        check(
+          'get',
+          SLUG,
+          await t.http
+            .get(`${BLOGS}/slug/${slug}-new`)
+            .set('If-None-Match', read.headers.etag as string)
+            .expect(304),
+        );
+        check('get', SLUG, await t.http.get(`${BLOGS}/slug/${slug}`).expect(301));
+        check('get', SLUG, await t.http.get(`${BLOGS}/slug/Not-A-Slug`).expect(400));
+        const taken = await t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(aliceToken))
+          .send({ ...BODY, slug: `${slug}-new` });
+        expect(taken.status).toBe(409);
+        check('post', COLLECTION, taken);
       });
 
       it('create: 201 with Location, 400 (list of messages and malformed JSON), 401 (none and rejected), 413, 415', async () => {

@@ -97,7 +97,7 @@ export class BlogsController {
     if (!moved) return this.answer(blog, now, response);
     // The current slug's path under the prefix the request came by (`/api/blogs/…` stays an alias).
     const path = request.originalUrl.split('?')[0].replace(/[^/]+\/?$/, blog.slug);
-    response.redirect(HttpStatus.MOVED_PERMANENTLY, path);
+    response.status(HttpStatus.MOVED_PERMANENTLY).location(path).end();
     return undefined;
   }
 
