@@ -3,6 +3,7 @@ import { tagNames, tagUpsert } from '../src/tags/tag-sql';
 import { TagSort } from '../src/tags/tag-list';
 import { TagsRepository } from '../src/tags/tags.repository';
 import { useRepositoryModule } from './support/repository-module';
+import { SeedBlog, seedBlogs as seed } from './support/tag-seed';
 
 // The tag counters are kept by triggers on `blogs` (migration CreateTags); a tag's live count at an instant is its
 // counter less its blogs scheduled after that instant. After every kind of write, what the repository reads must
@@ -14,32 +15,9 @@ const before = (ms: number): Date => new Date(NOW.getTime() - ms);
 const after = (ms: number): Date => new Date(NOW.getTime() + ms);
 const HOUR = 3_600_000;
 
-/** A blog to seed: its slug, when it is published (null: a draft) and its tag slugs. */
-interface SeedBlog {
-  readonly slug: string;
-  readonly publishedAt: Date | null;
-  readonly tags: readonly string[];
-}
-
 const live = (slug: string, ...tags: string[]): SeedBlog => ({ slug, publishedAt: before(HOUR), tags });
 const draft = (slug: string, ...tags: string[]): SeedBlog => ({ slug, publishedAt: null, tags });
 const scheduled = (slug: string, at: Date, ...tags: string[]): SeedBlog => ({ slug, publishedAt: at, tags });
-
-/** Stores `blogs` in one INSERT statement, the tags they name first (each named by its slug in upper case). */
-async function seed(dataSource: DataSource, blogs: readonly SeedBlog[]): Promise<void> {
-  const slugs = [...new Set(blogs.flatMap((blog) => blog.tags))];
-  await dataSource.query(tagUpsert('$1', '$2'), [slugs, slugs.map((slug) => slug.toUpperCase())]);
-  await dataSource.query(
-    `INSERT INTO blogs (title, content, author, owner_sub, slug, published_at, tag_slugs)
-     SELECT 't', 'c', 'a', 'x', r.slug, r.published_at, r.tag_slugs
-     FROM json_to_recordset($1::json) AS r(slug text, published_at timestamptz, tag_slugs text[])`,
-    [
-      JSON.stringify(
-        blogs.map(({ slug, publishedAt, tags }) => ({ slug, published_at: publishedAt, tag_slugs: tags })),
-      ),
-    ],
-  );
-}
 
 describe('TagsRepository on the real database', () => {
   const db = useRepositoryModule();
