@@ -66,9 +66,21 @@ describe('TagsService', () => {
     it.each([
       [[], [], []],
       [['NestJS'], ['nestjs'], ['NestJS']],
-      [['NestJS', 'nestjs', 'Nest JS', 'nest-js'], ['nestjs', 'nest-js'], ['NestJS', 'Nest JS']],
-      [['Zebra', 'Äpfel', 'C++'], ['zebra', 'apfel', 'c'], ['Zebra', 'Äpfel', 'C++']],
-      [['TypeScript', 'typescript!', 'Node.js'], ['typescript', 'node-js'], ['TypeScript', 'Node.js']],
+      [
+        ['NestJS', 'nestjs', 'Nest JS', 'nest-js'],
+        ['nestjs', 'nest-js'],
+        ['NestJS', 'Nest JS'],
+      ],
+      [
+        ['Zebra', 'Äpfel', 'C++'],
+        ['zebra', 'apfel', 'c'],
+        ['Zebra', 'Äpfel', 'C++'],
+      ],
+      [
+        ['TypeScript', 'typescript!', 'Node.js'],
+        ['typescript', 'node-js'],
+        ['TypeScript', 'Node.js'],
+      ],
     ])('makes %j the slugs %j named %j (first name of a slug, order kept)', (names, slugs, kept) => {
       expect(service.normalize(names)).toEqual({ slugs, names: kept });
     });

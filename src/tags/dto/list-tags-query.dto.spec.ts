@@ -12,8 +12,14 @@ describe('ListTagsQueryDto through the global pipes', () => {
   });
 
   it.each([
-    [{ limit: '1', offset: '0', sort: 'slug' }, { limit: 1, offset: 0, sort: 'slug' }],
-    [{ limit: '100', offset: '2147483647', sort: '-count' }, { limit: 100, offset: 2147483647, sort: '-count' }],
+    [
+      { limit: '1', offset: '0', sort: 'slug' },
+      { limit: 1, offset: 0, sort: 'slug' },
+    ],
+    [
+      { limit: '100', offset: '2147483647', sort: '-count' },
+      { limit: 100, offset: 2147483647, sort: '-count' },
+    ],
   ])('takes %j as %j', async (raw, expected) => {
     await expect(runPipes(raw)).resolves.toEqual(expected);
   });
