@@ -7,10 +7,11 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { TagsModule } from './tags/tags.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics and the blog resource.
+ * metrics, the blog resource and its tags.
  */
 @Module({
   imports: [
@@ -22,6 +23,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
     HealthModule,
     MetricsModule,
     BlogsModule,
+    TagsModule,
   ],
 })
 export class AppModule {}

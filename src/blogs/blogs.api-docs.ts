@@ -12,12 +12,12 @@ import {
   ApiParam,
   ApiResponse,
   ApiTags,
-  SecurityRequirementObject,
 } from '@nestjs/swagger';
 import { INT4_MAX } from '../common/canonical-integer';
 import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi';
+import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
@@ -48,13 +48,10 @@ const ApiErrorResponses = defineApiErrorResponses({
   },
 });
 
-const READ_ACCESS_NOTE =
-  'No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required ' +
-  '(401 without one). Drafts and scheduled blogs are seen only with a token of their owner or a `blogs:admin` ' +
+/** The read-access note, and who sees drafts and scheduled blogs. */
+const BLOG_READ_NOTE =
+  `${READ_ACCESS_NOTE} Drafts and scheduled blogs are seen only with a token of their owner or a \`blogs:admin\` ` +
   'token; an invalid token counts as none.';
-
-/** An empty security requirement makes the bearer token optional. */
-const OPTIONAL_BEARER: SecurityRequirementObject[] = [{}, { [BEARER_SCHEME]: [] }];
 
 const WHILE_READING = 'body size (413) and malformed JSON (400) are checked while the body is read.';
 
@@ -93,7 +90,7 @@ export const ApiListBlogs = (): MethodDecorator =>
         'after the last blog of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging: stable ' +
         'while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` ' +
         'without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and ' +
-        `\`sort\` is 400 naming the parameter. ${READ_ACCESS_NOTE}`,
+        `\`sort\` is 400 naming the parameter. ${BLOG_READ_NOTE}`,
       security: OPTIONAL_BEARER,
     }),
     ApiOkResponse({
@@ -118,7 +115,7 @@ export const ApiGetBlog = (): MethodDecorator =>
     ApiOperation({
       operationId: 'getBlog',
       summary: 'Read one blog',
-      description: READ_ACCESS_NOTE,
+      description: BLOG_READ_NOTE,
       security: OPTIONAL_BEARER,
     }),
     ApiParam(ID_PARAM),
@@ -141,7 +138,7 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
       summary: 'Read one blog by its slug',
       description:
         'The same answer, headers and visibility as reading by id. A slug the blog had before answers 301 with ' +
-        `\`Location\` set to its current slug's path (to those who may see the blog). ${READ_ACCESS_NOTE}`,
+        `\`Location\` set to its current slug's path (to those who may see the blog). ${BLOG_READ_NOTE}`,
       security: OPTIONAL_BEARER,
     }),
     ApiParam({

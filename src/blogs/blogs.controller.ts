@@ -1,12 +1,10 @@
 import {
-  BadRequestException,
   Controller,
   Delete,
   Get,
   Headers,
   HttpCode,
   HttpStatus,
-  Param,
   Patch,
   Post,
   Put,
@@ -21,9 +19,9 @@ import type { Principal } from '../auth/principal';
 import { parseWritePreconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
+import { SlugParam } from '../common/http/slug-param.decorator';
 import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
-import { isSlug } from '../common/text/slug';
 import { BLOG_RESPONSE_FIELDS, parseFieldList } from './blog-list';
 import { BLOGS_PATH } from './blog-paths';
 import { blogEntityTag } from './blog-status';
@@ -44,18 +42,6 @@ import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
-
-/** `slug` of `GET /blogs/slug/:slug` when it can be a slug. @throws BadRequestException naming `slug`. */
-const SlugParam = (): ParameterDecorator =>
-  Param('slug', {
-    transform: (value: string): string => {
-      if (!isSlug(value))
-        throw new BadRequestException([
-          'slug must be a slug: lower-case letters a-z and digits in runs joined by single hyphens',
-        ]);
-      return value;
-    },
-  });
 
 /**
  * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
@@ -87,7 +73,7 @@ export class BlogsController {
   @ReadAccess()
   @ApiGetBlogBySlug()
   async findBySlug(
-    @SlugParam() slug: string,
+    @SlugParam('slug') slug: string,
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,

@@ -8,11 +8,14 @@ import { databaseConfig, loadDatabaseConfig } from '../../src/config/database.co
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ReadReplicas } from '../../src/database/read-replicas';
 import { StatementRunner } from '../../src/database/statement-runner';
+import { TagCount } from '../../src/tags/tag-count.entity';
+import { Tag } from '../../src/tags/tag.entity';
+import { TagsRepository } from '../../src/tags/tags.repository';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 /**
  * A testing module with the real DataSource on `database` (migrated; through PgBouncer, or with read
- * replicas, when the database says so) and `BlogsRepository`, for the specs of the repository's statements.
+ * replicas, when the database says so), `BlogsRepository` and `TagsRepository`, for the specs of the repositories' statements.
  */
 function compileRepositoryModule(database: TestDatabase, logger?: Logger): Promise<TestingModule> {
   const config = loadDatabaseConfig(database.env);
@@ -24,9 +27,15 @@ function compileRepositoryModule(database: TestDatabase, logger?: Logger): Promi
         migrationsRun: true,
         logger,
       }),
-      TypeOrmModule.forFeature([Blog, BlogCount]),
+      TypeOrmModule.forFeature([Blog, BlogCount, Tag, TagCount]),
     ],
-    providers: [BlogsRepository, ReadReplicas, StatementRunner, { provide: databaseConfig.KEY, useValue: config }],
+    providers: [
+      BlogsRepository,
+      TagsRepository,
+      ReadReplicas,
+      StatementRunner,
+      { provide: databaseConfig.KEY, useValue: config },
+    ],
   }).compile();
 }
 

@@ -1,24 +1,36 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import type { ListEnvelope } from './list-envelope';
+import type { ListEnvelope, OffsetListEnvelope } from './list-envelope';
 import { PAGING } from './paging-query';
 
-/** How a list's envelope describes its items: `plural` (`blogs`) and the description of `data`. */
+/** How a list's envelope describes its items: `plural` (`blogs`), the description of `data`, and of `total`. */
 interface ListEnvelopeWording {
   readonly plural: string;
   readonly data: string;
+  /** Default: the number of all `plural` matching the filters. */
+  readonly total?: string;
 }
 
-/** The OpenAPI class of the {@link ListEnvelope} of `item`s; a module's response class extends it. */
-export function ListEnvelopeOf<T>(item: Type<T>, wording: ListEnvelopeWording): Type<ListEnvelope<T>> {
-  class Envelope implements ListEnvelope<T> {
+/** The OpenAPI class of the {@link ListEnvelope} of `item`s, or with `cursors: false` of the {@link OffsetListEnvelope}; a module's response class extends it. */
+export function ListEnvelopeOf<T>(item: Type<T>, wording: ListEnvelopeWording): Type<ListEnvelope<T>>;
+export function ListEnvelopeOf<T>(
+  item: Type<T>,
+  wording: ListEnvelopeWording,
+  options: { readonly cursors: false },
+): Type<OffsetListEnvelope<T>>;
+export function ListEnvelopeOf<T>(
+  item: Type<T>,
+  wording: ListEnvelopeWording,
+  { cursors = true }: { readonly cursors?: boolean } = {},
+): Type<ListEnvelope<T> | OffsetListEnvelope<T>> {
+  class OffsetEnvelope {
     @ApiProperty({ type: [item], maxItems: PAGING.maxLimit, description: wording.data })
     readonly data!: readonly T[];
 
     @ApiProperty({
       type: 'integer',
       minimum: 0,
-      description: `Number of all ${wording.plural} matching the filters (not only this page).`,
+      description: wording.total ?? `Number of all ${wording.plural} matching the filters (not only this page).`,
       example: 1,
     })
     readonly total!: number;
@@ -36,12 +48,16 @@ export function ListEnvelopeOf<T>(item: Type<T>, wording: ListEnvelopeWording): 
       type: 'integer',
       minimum: 0,
       maximum: PAGING.maxOffset,
-      nullable: true,
-      description: 'The effective offset; null when the page was asked for with `cursor`.',
+      ...(cursors
+        ? { nullable: true, description: 'The effective offset; null when the page was asked for with `cursor`.' }
+        : { description: 'The effective offset.' }),
       example: 0,
     })
     readonly offset!: number | null;
+  }
+  if (!cursors) return OffsetEnvelope as Type<OffsetListEnvelope<T>>;
 
+  class Envelope extends OffsetEnvelope {
     @ApiProperty({
       type: String,
       nullable: true,

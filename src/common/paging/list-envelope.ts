@@ -8,6 +8,13 @@ export interface ListPage<T> {
   readonly nextCursor: string | null;
 }
 
+/** A page of a list without cursors: the items, the exact total, its offset. */
+export interface OffsetListPage<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly offset: number;
+}
+
 /** The JSON envelope of a list answer: `{data, total, limit, offset, nextCursor}`. */
 export interface ListEnvelope<T> {
   readonly data: readonly T[];
@@ -17,15 +24,30 @@ export interface ListEnvelope<T> {
   readonly nextCursor: string | null;
 }
 
-/** The envelope of `page`, asked for with `limit`, each item mapped by `toItem`. */
-export function listEnvelope<E, T>(page: ListPage<E>, limit: number, toItem: (entity: E) => T): ListEnvelope<T> {
-  return {
-    data: page.items.map(toItem),
-    total: page.total,
-    limit,
-    offset: page.offset,
-    nextCursor: page.nextCursor,
-  };
+/** The JSON envelope of a list without cursors: `{data, total, limit, offset}`. */
+export interface OffsetListEnvelope<T> {
+  readonly data: readonly T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** The envelope of `page`, asked for with `limit`, each item mapped by `toItem`; `nextCursor` when the page has one. */
+export function listEnvelope<E, T>(page: ListPage<E>, limit: number, toItem: (entity: E) => T): ListEnvelope<T>;
+export function listEnvelope<E, T>(
+  page: OffsetListPage<E>,
+  limit: number,
+  toItem: (entity: E) => T,
+): OffsetListEnvelope<T>;
+export function listEnvelope<E, T>(
+  page: ListPage<E> | OffsetListPage<E>,
+  limit: number,
+  toItem: (entity: E) => T,
+): ListEnvelope<T> | OffsetListEnvelope<T> {
+  const data = page.items.map(toItem);
+  return 'nextCursor' in page
+    ? { data, total: page.total, limit, offset: page.offset, nextCursor: page.nextCursor }
+    : { data, total: page.total, limit, offset: page.offset };
 }
 
 /**

@@ -28,8 +28,11 @@ export const PageLimit = (): PropertyDecorator =>
     }),
   );
 
-/** The `offset` query property: how many `plural` (`blogs`) to skip, 0 to int4; not with `cursor`. */
-export const PageOffset = (plural: string): PropertyDecorator =>
+/** The `offset` query property: how many `plural` (`blogs`) to skip, 0 to int4; not with `cursor` (unless `cursors: false`: a list without). */
+export const PageOffset = (
+  plural: string,
+  { cursors = true }: { readonly cursors?: boolean } = {},
+): PropertyDecorator =>
   applyDecorators(
     IsOptional(),
     IsInt({ message: 'offset must be an integer in decimal digits, without sign or leading zeros' }),
@@ -41,7 +44,7 @@ export const PageOffset = (plural: string): PropertyDecorator =>
       minimum: 0,
       maximum: PAGING.maxOffset,
       default: PAGING.defaultOffset,
-      description: `Number of ${plural} to skip, written in decimal digits without sign or leading zero. Not with \`cursor\`.`,
+      description: `Number of ${plural} to skip, written in decimal digits without sign or leading zero.${cursors ? ' Not with `cursor`.' : ''}`,
       example: 0,
     }),
   );

@@ -1,0 +1,18 @@
+// SQL about tags that statements of other modules embed, so that only this module names the tag tables.
+// Arguments are SQL expressions (`$8`, `b."tag_slugs"`), never values.
+
+/** Stores tags not yet known, `slugs[i]` named `names[i]` (`text[]` parameters); a known slug keeps its first name. */
+export const tagUpsert = (slugs: string, names: string): string =>
+  `INSERT INTO "tags" ("slug", "name") SELECT * FROM unnest(${slugs}::text[], ${names}::text[]) ON CONFLICT ("slug") DO NOTHING`;
+
+/** `text[]`: the names of the tags `tagSlugs` (a blog's `"tag_slugs"`) lists, in its order. */
+export const tagNames = (tagSlugs: string): string =>
+  `ARRAY(SELECT t."name" FROM unnest(${tagSlugs}) WITH ORDINALITY AS u("slug", "i") JOIN "tags" t ON t."slug" = u."slug" ORDER BY u."i")`;
+
+/**
+ * `int8`: the live blogs with the tag `slug` at the instant `now` (`published_at` ≤ now): its counter, less its
+ * scheduled blogs (`published_at` > now, read through `IDX_blogs_published_at_id`).
+ */
+export const liveTagCount = (slug: string, now: string): string =>
+  `((SELECT coalesce(sum(c."n"), 0) FROM "tag_counts" c WHERE c."tag_slug" = ${slug})
+    - (SELECT count(*) FROM "blogs" b WHERE b."published_at" > ${now} AND ${slug} = ANY(b."tag_slugs")))::int8`;

@@ -1,0 +1,29 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ReadAccess } from '../auth/access.decorator';
+import { SlugParam } from '../common/http/slug-param.decorator';
+import { listEnvelope } from '../common/paging/list-envelope';
+import { ListTagsQueryDto } from './dto/list-tags-query.dto';
+import { TagListResponse, TagResponse, toTagResponse } from './dto/tag-response.dto';
+import { ApiGetTag, ApiListTags, ApiTagsResource } from './tags.api-docs';
+import { TagsService } from './tags.service';
+
+/** `/api/v1/tags`: the tags of published blogs with their counts; public unless `READS_REQUIRE_AUTH=true`. */
+@Controller({ path: 'tags', version: '1' })
+@ApiTagsResource()
+export class TagsController {
+  constructor(private readonly tags: TagsService) {}
+
+  @Get()
+  @ReadAccess()
+  @ApiListTags()
+  async list(@Query() query: ListTagsQueryDto): Promise<TagListResponse> {
+    return listEnvelope(await this.tags.list(query), query.limit, toTagResponse);
+  }
+
+  @Get(':slug')
+  @ReadAccess()
+  @ApiGetTag()
+  async findOne(@SlugParam('slug') slug: string): Promise<TagResponse> {
+    return toTagResponse(await this.tags.findOne(slug));
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module';
+import { TagCount } from './tag-count.entity';
+import { Tag } from './tag.entity';
+import { TagsController } from './tags.controller';
+import { TagsRepository } from './tags.repository';
+import { TagsService } from './tags.service';
+
+/** Tags of blogs: `/api/v1/tags`, and `TagsService` (tag names to slugs) for the blog module. */
+@Module({
+  imports: [DatabaseModule, TypeOrmModule.forFeature([Tag, TagCount])],
+  controllers: [TagsController],
+  providers: [TagsService, TagsRepository],
+  exports: [TagsService],
+})
+export class TagsModule {}

@@ -1,0 +1,55 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import type { OffsetListPage } from '../common/paging/list-envelope';
+import { slugOf } from '../common/text/slug';
+import type { CountedTag } from './counted-tag';
+import { TAG_LIMITS } from './tag-limits';
+import { TagSort } from './tag-list';
+import { TagsRepository } from './tags.repository';
+
+/** A list request: order and page. */
+export interface TagListRequest {
+  readonly sort: TagSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A blog's tags: their slugs and the names given, distinct by slug, in the order given. */
+export interface NormalizedTags {
+  readonly slugs: string[];
+  readonly names: string[];
+}
+
+/** The rules of tags: what a name's slug is, and which tags are listed (those with live blogs, counted now). */
+@Injectable()
+export class TagsService {
+  constructor(private readonly tags: TagsRepository) {}
+
+  /** A page of the tags with live blogs now, in the order `sort`, with their number; past the end an empty page. */
+  async list({ sort, limit, offset }: TagListRequest): Promise<OffsetListPage<CountedTag>> {
+    const { items, total } = await this.tags.findPage({ sort, limit, offset, now: new Date() });
+    return { items, total, offset };
+  }
+
+  /** @throws NotFoundException when no blog live now has the tag `slug`. */
+  async findOne(slug: string): Promise<CountedTag> {
+    const tag = await this.tags.findBySlug(slug, new Date());
+    if (!tag || tag.count <= 0) throw new NotFoundException(`Tag ${slug} not found`);
+    return tag;
+  }
+
+  /**
+   * The slugs of `names` (at most `TAG_LIMITS.slug.max` characters each) and the names, the first of each slug only.
+   * @throws BadRequestException naming `tags[i]` for each name without a letter or digit.
+   */
+  normalize(names: readonly string[]): NormalizedTags {
+    const bySlug = new Map<string, string>();
+    const errors: string[] = [];
+    names.forEach((name, i) => {
+      const slug = slugOf(name, TAG_LIMITS.slug.max);
+      if (slug === undefined) errors.push(`tags[${i}] must contain a letter or digit`);
+      else if (!bySlug.has(slug)) bySlug.set(slug, name);
+    });
+    if (errors.length > 0) throw new BadRequestException(errors);
+    return { slugs: [...bySlug.keys()], names: [...bySlug.values()] };
+  }
+}
