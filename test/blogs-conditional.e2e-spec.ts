@@ -296,7 +296,7 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
           await locker.query('SELECT pg_stat_clear_snapshot()');
           const rows: { n: string }[] = (
             await locker.query(
-              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE%'`,
+              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE "blogs" SET%'`,
             )
           ).rows;
           waiting = Number(rows[0].n);

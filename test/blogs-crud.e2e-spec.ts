@@ -164,6 +164,7 @@ describe('blogs: create, read, update (e2e)', () => {
           status: 'published',
           publishedAt: created.body.publishedAt,
           slug: created.body.slug,
+          tags: [],
         });
         expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
         await expect(storedBlog(t, created.body.id)).resolves.toEqual({
@@ -245,6 +246,7 @@ describe('blogs: create, read, update (e2e)', () => {
             status: 'published',
             publishedAt: created.body.publishedAt,
             slug: created.body.slug,
+            tags: [],
           });
         });
       });

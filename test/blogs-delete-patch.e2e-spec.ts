@@ -357,7 +357,7 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
       it('{} is 400 naming the fields it may give', async () => {
         const res = await expectRefused(() => patch(id, {}), 400);
         expect(messagesOf(res)).toEqual([
-          'request body must give at least one of title, content, author, status, publishedAt, slug',
+          'request body must give at least one of title, content, author, status, publishedAt, slug, tags',
         ]);
       });
 

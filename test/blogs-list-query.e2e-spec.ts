@@ -223,7 +223,7 @@ describe('blogs: list filters, search and fields (e2e)', () => {
       ['id,title,author,createdAt,updatedAt', ['author', 'createdAt', 'id', 'title', 'updatedAt']],
       ['updatedAt,content,author,title,createdAt,id', ['author', 'content', 'createdAt', 'id', 'title', 'updatedAt']],
       ['slug,status,publishedAt', ['publishedAt', 'slug', 'status']],
-      ['updatedAt,content,author,title,createdAt,id,status,publishedAt,slug', BLOG_FIELDS],
+      ['updatedAt,content,author,title,createdAt,id,status,publishedAt,slug,tags', BLOG_FIELDS],
     ])('fields=%s', async (fields, keys) => {
       const full = await listBlogs(t, { limit: 100 });
       const { body } = await listBlogs(t, { fields, limit: 100 });

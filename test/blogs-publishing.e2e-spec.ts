@@ -342,6 +342,124 @@ describe('blogs: publishing and slugs (e2e)', () => {
       },
     );
   });
+
+  describe('tags', () => {
+    /** A tag name unique to this run. */
+    const unique = (name: string) => `${name} ${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const tagCount = async (slug: string): Promise<number> => {
+      const res = await read(`/api/v1/tags/${slug}`);
+      return res.status === 404 ? 0 : (res.body as { count: number }).count;
+    };
+    const storedTags = async (): Promise<number> =>
+      Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM tags'))[0].n);
+
+    it('a blog keeps its tags in the order given, one per slug, each named as first given', async () => {
+      const nest = unique('NestJS');
+      const node = unique('Node.js');
+      const blog = await create({ tags: [nest, nest.toLowerCase(), node] });
+      expect(blog.tags).toEqual([nest, node]);
+
+      const later = await create({ tags: [nest.toUpperCase()] }, 'bob');
+      expect(later.tags).toEqual([nest]);
+      await expect(read(`${BLOGS}/${later.id}`)).resolves.toMatchObject({ body: { tags: [nest] } });
+      await expect(read(`/api/v1/tags/${slugOf(nest)}`)).resolves.toMatchObject({
+        status: 200,
+        body: { slug: slugOf(nest), name: nest, count: 2 },
+      });
+    });
+
+    it('counts live blogs only: a draft does not count, a scheduled post counts from its instant on', async () => {
+      const name = unique('Scheduled');
+      await create({ tags: [name] });
+      await create({ tags: [name], status: 'draft' });
+      const publishedAt = inFuture(1_000);
+      await create({ tags: [name], status: 'scheduled', publishedAt });
+      await expect(tagCount(slugOf(name))).resolves.toBe(1);
+      await expect(list({ tag: slugOf(name) })).resolves.toMatchObject({ total: 1 });
+
+      while (Date.now() <= Date.parse(publishedAt)) await sleep(100);
+
+      await expect(tagCount(slugOf(name))).resolves.toBe(2);
+      await expect(list({ tag: slugOf(name) })).resolves.toMatchObject({ total: 2 });
+    });
+
+    it('?tag= lists the blogs that have every tag given, with an exact total and cursors bound to the tags', async () => {
+      const a = unique('Alpha');
+      const b = unique('Beta');
+      const both = await create({ tags: [a, b] });
+      const onlyA = await create({ tags: [a] });
+      await create({ tags: [b] });
+
+      const alphas = await list({ tag: slugOf(a) });
+      expect(alphas.total).toBe(2);
+      expect(alphas.data.map((blog) => blog.id)).toEqual([onlyA.id, both.id]);
+      await expect(list({ tag: `${slugOf(a)},${slugOf(b)}` })).resolves.toMatchObject({
+        total: 1,
+        data: [{ id: both.id }],
+      });
+      await expect(list({ tag: slugOf(a), author: onlyA.author })).resolves.toMatchObject({ total: 1 });
+
+      const page = await list({ tag: slugOf(a), limit: '1' });
+      const next = await list({ tag: slugOf(a), limit: '1', cursor: page.nextCursor! });
+      expect(next.data.map((blog) => blog.id)).toEqual([both.id]);
+      expectJsonError(await read(`${BLOGS}?tag=${slugOf(b)}&limit=1&cursor=${page.nextCursor}`), 400);
+    });
+
+    it('PATCH replaces the tags, [] removes them, and the counts follow', async () => {
+      const name = unique('Patched');
+      const blog = await create({ tags: [name] });
+      await expect(tagCount(slugOf(name))).resolves.toBe(1);
+
+      await expect(patch(blog.id, { tags: [] })).resolves.toMatchObject({ status: 200, body: { tags: [] } });
+      await expect(tagCount(slugOf(name))).resolves.toBe(0);
+      await expect(patch(blog.id, { tags: [name] })).resolves.toMatchObject({ status: 200, body: { tags: [name] } });
+      await expect(tagCount(slugOf(name))).resolves.toBe(1);
+      // A 1.0 PUT keeps them.
+      await t.http
+        .put(`${BLOGS}/${blog.id}`)
+        .set('Authorization', as('alice'))
+        .send({ title: 'T', content: 'C', author: 'A' })
+        .expect(200);
+      await expect(read(`${BLOGS}/${blog.id}`)).resolves.toMatchObject({ body: { tags: [name] } });
+    });
+
+    it.each<[string, unknown, string]>([
+      ['a name without a letter or digit', ['ok', '!!!'], 'tags[1] must contain a letter or digit'],
+      ['21 names', Array.from({ length: 21 }, (_, i) => `t${i}`), 'tags must have at most 20 names'],
+      ['a name of 51 characters', ['x'.repeat(51)], 'tags must be 1 to 50 characters long'],
+      ['an empty name', [''], 'tags must be 1 to 50 characters long'],
+      ['whitespace only', [' '], 'tags must not be whitespace only'],
+      ['not an array', 'NestJS', 'tags must be an array of names'],
+      ['a number', [1], 'each of tags must be a string'],
+      ['null', null, 'tags must be an array of names'],
+    ])('400 naming tags for %s: nothing stored, no tag made', async (_name, tags, message) => {
+      const before = { blogs: await countBlogs(t), tags: await storedTags() };
+      const res = await post({ tags });
+      expectJsonError(res, 400);
+      expect(messagesOf(res)).toEqual([message]);
+      await expect(Promise.all([countBlogs(t), storedTags()])).resolves.toEqual([before.blogs, before.tags]);
+    });
+
+    it('a refused update (403, 412) stores no tag', async () => {
+      const blog = await create();
+      const before = await storedTags();
+      await expect(patch(blog.id, { tags: [unique('Refused')] }, as('bob'))).resolves.toMatchObject({ status: 403 });
+      const conditional = await t.http
+        .patch(`${BLOGS}/${blog.id}`)
+        .set('Authorization', as('alice'))
+        .set('If-Match', '"1-99"')
+        .send({ tags: [unique('Refused')] });
+      expect(conditional.status).toBe(412);
+      await expect(storedTags()).resolves.toBe(before);
+    });
+
+    it.each(['NestJS', 'a,,b', 'a,b,c,d,e,f', `${'x'.repeat(51)}`, ','])('?tag=%s is 400 naming tag', async (tag) => {
+      const res = await read(`${BLOGS}?tag=${encodeURIComponent(tag)}`);
+      expectJsonError(res, 400);
+      expect(messagesOf(res)[0]).toMatch(/^tag /);
+    });
+  });
 });
 
 describe('migration AddPublishing on a table that already has blogs (e2e)', () => {

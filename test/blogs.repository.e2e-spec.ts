@@ -17,6 +17,7 @@ const newBlog = (n: number, owner = 'alice'): NewBlog => ({
   ownerSub: owner,
   publishedAt: new Date('2026-01-01T00:00:00.000Z'),
   slug: { value: `title-${n}`, explicit: false },
+  tags: { slugs: [], names: [] },
 });
 /** Changes that keep `published_at` and the slug. */
 const changes = (fields: Partial<ReturnType<typeof input>>): BlogChanges => ({

@@ -148,6 +148,7 @@ type Blog = {
   status: string;
   publishedAt: string | null;
   slug: string;
+  tags: string[];
 };
 
 function expectBlog(value: unknown): asserts value is Blog {
@@ -161,6 +162,7 @@ function expectBlog(value: unknown): asserts value is Blog {
   if (blog.status === 'draft') expect(blog.publishedAt).toBeNull();
   else expect(blog.publishedAt).toMatch(ISO_UTC_MS);
   expect(blog.slug).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+  expect(Array.isArray(blog.tags) && (blog.tags as unknown[]).every((tag) => typeof tag === 'string')).toBe(true);
 }
 
 function expectEnvelope(value: unknown): void {
@@ -292,6 +294,18 @@ const publishingValue = fc.oneof(
     '"Hello"',
     '"a--b"',
     `"${'a'.repeat(201)}"`,
+    '[]',
+    '["NestJS","nestjs","Node.js"]',
+    '["!!!"]',
+    '[""]',
+    '[" "]',
+    '["a\\u0000b"]',
+    `[${Array.from({ length: 21 }, (_, i) => `"t${i}"`).join(',')}]`,
+    `["${'x'.repeat(51)}"]`,
+    '[1]',
+    '[null]',
+    '"NestJS"',
+    '{"a":"b"}',
   ),
 );
 
@@ -305,7 +319,9 @@ const nearlyValidBody = fc
       fc.tuple(fc.constantFrom('title', 'content', 'author'), fc.option(valueText, { nil: undefined })),
     ),
     extra: sometimes(fc.tuple(protoKey, valueText)),
-    publishing: fc.array(fc.tuple(fc.constantFrom('status', 'publishedAt', 'slug'), publishingValue), { maxLength: 3 }),
+    publishing: fc.array(fc.tuple(fc.constantFrom('status', 'publishedAt', 'slug', 'tags'), publishingValue), {
+      maxLength: 4,
+    }),
   })
   .map(({ title, content, author, change, extra, publishing }) => {
     const entries: [string, string][] = [
@@ -396,6 +412,7 @@ const queryString = fc
         'cursor',
         'createdAfter',
         'status',
+        'tag',
         '__proto__',
         'constructor[prototype]',
         '',
@@ -405,6 +422,7 @@ const queryString = fc
         fc.constantFrom('', '10', '100', '101', '0', '-0', '1e1', ' 5', '5 '),
         fc.constantFrom('-id', 'title', '!!!', '%22a%20b%22', 'a%20or%20-b', '2026-01-01T00:00:00Z', 'A.B'),
         fc.constantFrom('draft', 'scheduled', 'any', 'published', 'publishedAt', '-publishedAt', 'Any'),
+        fc.constantFrom('nestjs', 'a,b,c,d,e', 'a,b,c,d,e,f', 'a,,b', 'NestJS', 'a%2Cb', ',', 'x'.repeat(51)),
       ),
     ),
     { maxLength: 4 },
@@ -568,11 +586,18 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
   );
 
   it(
-    `ids in GET and PUT paths, slugs in GET by slug (${runsFor(SHARE.ids)} cases): 200 blog, 301, 400 or 404, never 5xx`,
+    `ids in GET and PUT paths, slugs in GET by slug and GET /tags/:slug (${runsFor(SHARE.ids)} cases): 200 blog, 301, 400 or 404, never 5xx`,
     async () => {
       await fc.assert(
-        fc.asyncProperty(idSegment, fc.constantFrom('put', 'get', 'slug'), async (id, operation) => {
+        fc.asyncProperty(idSegment, fc.constantFrom('put', 'get', 'slug', 'tag'), async (id, operation) => {
           casesRun += 1;
+          if (operation === 'tag') {
+            const reply = await send('GET', `/api/v1/tags/${id}`);
+            // an empty slug is the collection itself: `/api/v1/tags/` lists
+            const keys = id === '' ? ['data', 'limit', 'offset', 'total'] : ['count', 'name', 'slug'];
+            await expectAnswer(reply, (body) => expect(Object.keys(body as object).sort()).toEqual(keys));
+            return;
+          }
           if (operation === 'slug') {
             const reply = await send('GET', `${BLOGS}/slug/${id}`);
             if (reply.status === 301) expect(reply.headers.location).toMatch(/\/slug\/[a-z0-9-]+$/);

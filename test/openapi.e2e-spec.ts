@@ -190,10 +190,7 @@ describe('OpenAPI document and the responses it describes', () => {
         check(
           'get',
           SLUG,
-          await t.http
-            .get(`${BLOGS}/slug/${slug}-new`)
-            .set('If-None-Match', read.headers.etag)
-            .expect(304),
+          await t.http.get(`${BLOGS}/slug/${slug}-new`).set('If-None-Match', read.headers.etag).expect(304),
         );
         check('get', SLUG, await t.http.get(`${BLOGS}/slug/${slug}`).expect(301));
         check('get', SLUG, await t.http.get(`${BLOGS}/slug/Not-A-Slug`).expect(400));

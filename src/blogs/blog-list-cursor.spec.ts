@@ -70,6 +70,12 @@ describe('BlogListCursors', () => {
     expect(cursors.decode(cursor, sort, { ...filters })).toEqual(position);
   });
 
+  it('binds the tags as a set: their order does not matter', () => {
+    const cursor = cursors.encode('-id', { ...filters, tag: ['a', 'b'] }, { id: 3 });
+
+    expect(cursors.decode(cursor, '-id', { ...filters, tag: ['b', 'a'] })).toEqual({ id: 3 });
+  });
+
   it('stays within the syntax the query accepts for the longest title of escaped characters', () => {
     const cursor = cursors.encode('-title', filters, { id: 2147483647, value: '\u0001"'.repeat(100) });
 
@@ -91,6 +97,7 @@ describe('BlogListCursors', () => {
     ['another createdBefore', { ...filters, createdBefore: undefined }],
     ['another updatedAfter', { ...filters, updatedAfter: new Date(0) }],
     ['another status', { ...filters, status: 'any' }],
+    ['a tag', { ...filters, tag: ['nestjs'] }],
     [
       'a filter moved to another',
       { ...filters, createdAfter: filters.updatedAfter, updatedAfter: filters.createdAfter },
@@ -99,7 +106,7 @@ describe('BlogListCursors', () => {
     const cursor = cursors.encode('-createdAt', filters, { id: 1, value: at });
 
     expect(rejectionOf(() => cursors.decode(cursor, '-createdAt', other))).toEqual([
-      'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter and status',
+      'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter, tag and status',
     ]);
   });
 

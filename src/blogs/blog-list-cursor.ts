@@ -52,7 +52,7 @@ export class BlogListCursors {
     }
     if (payload.f !== filterDigest(sort, filters)) {
       throw new BadRequestException([
-        'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter and status',
+        'cursor was made for other filters: use it with the same author, q, createdAfter, createdBefore, updatedAfter, tag and status',
       ]);
     }
     return position;
@@ -61,10 +61,11 @@ export class BlogListCursors {
 
 /** The digest of the filters as the query compares them (instants in ms), the status and the sort. */
 function filterDigest(sort: BlogSort, filters: BlogListSelection): string {
-  const { author, q, createdAfter, createdBefore, updatedAfter, status } = filters;
+  const { author, q, createdAfter, createdBefore, updatedAfter, status, tag } = filters;
   const instants = [createdAfter, createdBefore, updatedAfter].map((instant) => instant?.getTime());
-  // The status joins the end only when it is not the default, so that cursors made before it existed stay valid.
-  return queryDigest([author, q, ...instants, sort, ...(status === 'published' ? [] : [status])]);
+  // Status and tags join the end only when given, so that cursors made before they existed stay valid.
+  const tags = tag === undefined ? [] : [[...tag].sort().join(',')];
+  return queryDigest([author, q, ...instants, sort, ...(status === 'published' ? [] : [status]), ...tags]);
 }
 
 /** The position a signed payload holds, or undefined when its shape does not fit its sort. */

@@ -1,13 +1,20 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
+import { liveTagCount, tagNames } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
-/** The columns a `Blog` is read from, without the generated `search_vector` (large, only searched). */
-export function blogColumns(withContent: boolean): string {
+/** SQL: the names of a blog row's tags (`tag_names`), looked up only when it has tags. */
+export const BLOG_TAG_NAMES = `CASE WHEN cardinality("tag_slugs") = 0 THEN '{}'::text[] ELSE ${tagNames('"tag_slugs"')} END`;
+
+/**
+ * The columns a `Blog` is read from, without the generated `search_vector` (large, only searched), and its tags'
+ * names (`tag_names`) unless `withTagNames` is false (a write answers them itself).
+ */
+export function blogColumns(withContent: boolean, withTagNames = true): string {
   return (
     `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", ` +
-    `"version", "published_at", "slug"`
+    `"version", "published_at", "slug", "tag_slugs"${withTagNames ? `, ${BLOG_TAG_NAMES} AS "tag_names"` : ''}`
   );
 }
 
@@ -38,6 +45,7 @@ const FILTERS: Readonly<Record<Filter, (parameter: string) => string>> = {
   createdAfter: (p) => `"created_at" > ${p}`,
   createdBefore: (p) => `"created_at" < ${p}`,
   updatedAfter: (p) => `"updated_at" > ${p}`,
+  tag: (p) => `"tag_slugs" @> ${p}::text[]`,
 };
 const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
 
@@ -92,22 +100,30 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
-    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}`;
+    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${countedByTag(shape) ? 'one-tag' : ''}`;
   let entry = statements.get(key);
   if (entry === undefined) {
     entry = build(shape, given, `blogs.list.${statements.size + 1}`);
     statements.set(key, entry);
   }
-  const counted = given.length > 0 || shape.status !== 'published' || shape.owner !== undefined;
+  const counted =
+    (given.length > 0 && !countedByTag(shape)) || shape.status !== 'published' || shape.owner !== undefined;
   const lane = shape.filters.q !== undefined ? 'long' : counted ? 'slow' : 'fast';
   return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 
+/** Whether the total is one tag's counter: live blogs of every owner filtered by one tag and nothing else. */
+function countedByTag({ filters, status, owner }: BlogListQuery): boolean {
+  const given = FILTER_NAMES.filter((name) => filters[name] !== undefined);
+  return status === 'published' && owner === undefined && given.length === 1 && filters.tag?.length === 1;
+}
+
 function build(
-  { sort, after, withContent, status, owner }: BlogListQuery,
+  query: BlogListQuery,
   given: readonly Filter[],
   name: string,
 ): { statement: PreparedStatement; bindings: Binding[] } {
+  const { sort, after, withContent, status, owner } = query;
   const bindings: Binding[] = [];
   const parameters = new Map<string, string>();
   const bind = (id: string, binding: Binding): string => {
@@ -159,9 +175,12 @@ function build(
       `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
       `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}`;
   } else {
-    const total = filtered
-      ? `SELECT count(*) AS "total" FROM "blogs"${where}`
-      : `SELECT ${liveTotalSql(bind('now', (shape) => shape.now))} AS "total"`;
+    const now = (): string => bind('now', (shape) => shape.now);
+    const total = countedByTag(query)
+      ? `SELECT ${liveTagCount(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`, now())} AS "total"`
+      : filtered
+        ? `SELECT count(*) AS "total" FROM "blogs"${where}`
+        : `SELECT ${liveTotalSql(now())} AS "total"`;
     const rows = page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
     text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}`;
   }

@@ -1,3 +1,6 @@
+import { isSlug } from '../common/text/slug';
+import { TAG_LIMITS } from '../tags/tag-limits';
+
 /** The orders of the list: a field, descending with `-`; ties are broken by `id` in the same direction. */
 export const BLOG_SORTS = [
   'createdAt',
@@ -36,6 +39,7 @@ export const BLOG_RESPONSE_FIELDS = [
   'status',
   'publishedAt',
   'slug',
+  'tags',
 ] as const;
 export type BlogResponseField = (typeof BLOG_RESPONSE_FIELDS)[number];
 
@@ -50,6 +54,21 @@ export function parseFieldList(text: string): BlogResponseField[] | undefined {
   return BLOG_RESPONSE_FIELDS.filter((field) => names.includes(field));
 }
 
+/** Most tags one list may ask for. */
+export const MAX_TAG_FILTER = 5;
+
+/**
+ * The distinct tag slugs a `tag` value names (`nestjs,databases`), in the order given.
+ * @returns undefined unless it is a comma-separated list of 1 to {@link MAX_TAG_FILTER} slugs.
+ */
+export function parseTagList(text: string): string[] | undefined {
+  const slugs = text.split(',');
+  if (slugs.length > MAX_TAG_FILTER || !slugs.every((slug) => isSlug(slug) && slug.length <= TAG_LIMITS.slug.max)) {
+    return undefined;
+  }
+  return [...new Set(slugs)];
+}
+
 /** Filters of the list, combined with AND; instants are compared strictly, to the millisecond. */
 export interface BlogFilters {
   /** `author` equals it exactly. */
@@ -59,6 +78,8 @@ export interface BlogFilters {
   readonly createdAfter?: Date;
   readonly createdBefore?: Date;
   readonly updatedAfter?: Date;
+  /** Blogs that have every one of these tag slugs. */
+  readonly tag?: readonly string[];
 }
 
 /**

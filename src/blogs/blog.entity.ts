@@ -59,6 +59,9 @@ export class Blog {
   @Column({ name: 'tag_slugs', type: 'text', array: true, default: () => "'{}'" })
   tagSlugs!: string[];
 
+  /** The names of its tags in the order of {@link tagSlugs}, read with the blog from `tags`; not a column. */
+  tags!: string[];
+
   /** The words of {@link BLOG_SEARCH_VECTOR}, kept by the database; only queries read it, never clients. */
   @Column({
     name: 'search_vector',

@@ -18,7 +18,8 @@ const blog: Blog = {
   version: 3,
   publishedAt: new Date('2026-01-01T00:00:00.000Z'),
   slug: 'title',
-  tagSlugs: [],
+  tagSlugs: ['nestjs'],
+  tags: ['NestJS'],
 };
 const publicBlog = {
   id: 7,
@@ -30,6 +31,7 @@ const publicBlog = {
   status: 'published',
   publishedAt: blog.publishedAt,
   slug: 'title',
+  tags: ['NestJS'],
 };
 /** The instant the controller reads its clock at. */
 const NOW = expect.any(Date) as Date;

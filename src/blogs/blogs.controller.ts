@@ -22,7 +22,7 @@ import { JsonBody } from '../common/http/json-body.decorator';
 import { SlugParam } from '../common/http/slug-param.decorator';
 import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
-import { BLOG_RESPONSE_FIELDS, parseFieldList } from './blog-list';
+import { BLOG_RESPONSE_FIELDS, parseFieldList, parseTagList } from './blog-list';
 import { BLOGS_PATH } from './blog-paths';
 import { blogEntityTag } from './blog-status';
 import type { Blog } from './blog.entity';
@@ -64,7 +64,8 @@ export class BlogsController {
   ): Promise<BlogListResponse> {
     const now = new Date();
     const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
-    const page = await this.blogs.list({ ...query, withContent: fields.includes('content') }, principal, now);
+    const tag = query.tag === undefined ? undefined : parseTagList(query.tag);
+    const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content') }, principal, now);
     linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
     return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
+import { TagsModule } from '../tags/tags.module';
 import { BlogCount } from './blog-count.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
@@ -12,7 +13,7 @@ import { BlogsService } from './blogs.service';
 
 /** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
-  imports: [DatabaseModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
+  imports: [DatabaseModule, TagsModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
 })

@@ -6,7 +6,9 @@ import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
-import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { BLOG_TAG_NAMES, blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { givenTagNames, tagUpsert } from '../tags/tag-sql';
+import type { NormalizedTags } from '../tags/tags.service';
 import { BlogListStatus, blogStateSql } from './blog-status';
 import { Blog } from './blog.entity';
 import type { Publication } from './publication';
@@ -21,11 +23,14 @@ interface BlogPage {
 export interface NewBlog extends Pick<Blog, 'title' | 'content' | 'author' | 'ownerSub' | 'publishedAt'> {
   /** The slug asked for (`explicit`), or the base of the lowest free one (`base`, `base-2`, …). */
   readonly slug: { readonly value: string; readonly explicit: boolean };
+  readonly tags: NormalizedTags;
 }
 
 /** What an update changes: the text fields it gives (all three on PUT), `published_at`, and the slug if given. */
 export interface BlogChanges extends Partial<Pick<Blog, 'title' | 'content' | 'author' | 'slug'>> {
   readonly publication: Publication;
+  /** The blog's new tags; undefined keeps them. */
+  readonly tags?: NormalizedTags;
 }
 
 /** An explicit slug is another blog's current one (the unique index `IDX_blogs_slug` refused it). */
@@ -67,6 +72,9 @@ interface BlogListPage extends BlogPage {
 // Named prepared statements where the Repository API measured slower on a hot path (docs/performance.md, "Data access").
 
 const BLOG_COLUMNS = blogColumns(true);
+
+/** What a write returns, before its tags' names. */
+const STORED_COLUMNS = blogColumns(true, false);
 
 /**
  * The page of live blogs at $3 and their total from one snapshot: keys from the nearer end of the index
@@ -138,9 +146,12 @@ const INSERT: PreparedStatement = {
     SELECT CASE WHEN $7::bool OR NOT ${taken('$6::text')} THEN $6::text ELSE (
       SELECT ${suffixed('n')} FROM generate_series(2, 2 + ${WITH_PREFIX}) n
       WHERE NOT ${taken(suffixed('n'))} ORDER BY n LIMIT 1) END AS "slug"),
-  "released" AS (DELETE FROM "blog_slugs" WHERE $7::bool AND "slug" = $6::text)
-  INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug")
-  SELECT $1, $2, $3, $4, $5, "slug" FROM "free" RETURNING ${BLOG_COLUMNS}`,
+  "released" AS (DELETE FROM "blog_slugs" WHERE $7::bool AND "slug" = $6::text),
+  "tagged" AS (${tagUpsert('$8', '$9')}),
+  "stored" AS (
+    INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug", "tag_slugs")
+    SELECT $1, $2, $3, $4, $5, "slug", $8::text[] FROM "free" RETURNING ${STORED_COLUMNS})
+  SELECT "stored".*, ${givenTagNames('$8', '$9')} AS "tag_names" FROM "stored"`,
 };
 
 /**
@@ -153,21 +164,25 @@ const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
 
 /**
  * Sets the fields given in $6-$8 (null: kept), `published_at` as $9 says (`keep`, `draft`, `at` $10, or
- * `now-unless-live`) when the blog meets the requirement $11 (null, `scheduled`, `not-draft`), and the slug $12
- * (null: kept; the trigger `blogs_slug_changed` keeps the one left): one statement for PUT and PATCH.
+ * `now-unless-live`) when the blog meets the requirement $11 (null, `scheduled`, `not-draft`), the slug $12
+ * (null: kept; the trigger `blogs_slug_changed` keeps the one left) and the tags $13 named $14 (null: kept), stored
+ * only when the blog changed: one statement for PUT and PATCH.
  */
 const UPDATE: PreparedStatement = {
   name: 'blogs.update',
-  text: `UPDATE "blogs" SET "title" = COALESCE($6, "title"), "content" = COALESCE($7, "content"),
+  text: `WITH "stored" AS (UPDATE "blogs" SET "title" = COALESCE($6, "title"), "content" = COALESCE($7, "content"),
       "author" = COALESCE($8, "author"),
       "published_at" = CASE $9::text WHEN 'draft' THEN NULL WHEN 'at' THEN $10::timestamptz
         WHEN 'now-unless-live' THEN CASE WHEN "published_at" IS NULL OR "published_at" > $5 THEN $5 ELSE "published_at" END
         ELSE "published_at" END,
-      "slug" = COALESCE($12::text, "slug"),
+      "slug" = COALESCE($12::text, "slug"), "tag_slugs" = COALESCE($13::text[], "tag_slugs"),
       "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
     WHERE ${WRITABLE} AND ($11::text IS NULL OR ($11 = 'scheduled' AND "published_at" > $5)
       OR ($11 = 'not-draft' AND "published_at" IS NOT NULL))
-    RETURNING ${BLOG_COLUMNS}`,
+    RETURNING ${STORED_COLUMNS}),
+  "tagged" AS (${tagUpsert('$13', '$14', 'EXISTS (SELECT FROM "stored")')})
+  SELECT "stored".*, CASE WHEN $13::text[] IS NULL THEN ${BLOG_TAG_NAMES} ELSE ${givenTagNames('$13', '$14')} END
+    AS "tag_names" FROM "stored"`,
 };
 
 const DELETE: PreparedStatement = { name: 'blogs.delete', text: `DELETE FROM "blogs" WHERE ${WRITABLE}` };
@@ -243,8 +258,8 @@ export class BlogsRepository {
    * @throws SlugTakenError when an explicit slug is another blog's current one.
    */
   async insert(blog: NewBlog): Promise<Blog> {
-    const { title, content, author, ownerSub, publishedAt, slug } = blog;
-    const values = [title, content, author, ownerSub, publishedAt, slug.value, slug.explicit];
+    const { title, content, author, ownerSub, publishedAt, slug, tags } = blog;
+    const values = [title, content, author, ownerSub, publishedAt, slug.value, slug.explicit, tags.slugs, tags.names];
     for (;;) {
       try {
         const { rows } = await this.sql.onPrimary<Row>(INSERT, values);
@@ -264,10 +279,13 @@ export class BlogsRepository {
    * @throws SlugTakenError when `changes.slug` is another blog's current slug.
    */
   async update(id: number, changes: BlogChanges, condition: WriteCondition): Promise<Blog | null> {
-    const { title = null, content = null, author = null, slug = null, publication } = changes;
+    const { title = null, content = null, author = null, slug = null, publication, tags } = changes;
     const { change, requirement = null } = publication;
     const instant = change.kind === 'at' ? change.instant : null;
-    const values = [...this.writable(id, condition), title, content, author, change.kind, instant, requirement, slug];
+    const values = [
+      ...[...this.writable(id, condition), title, content, author, change.kind, instant, requirement, slug],
+      ...[tags?.slugs ?? null, tags?.names ?? null],
+    ];
     try {
       const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
       return rows.length > 0 ? this.toEntity(rows[0]) : null;
@@ -294,6 +312,7 @@ export class BlogsRepository {
   private toEntity(row: Row): Blog {
     const blog = this.blogs.create();
     for (const column of this.blogs.metadata.columns) column.setEntityValue(blog, row[column.databaseName]);
+    blog.tags = row.tag_names as string[];
     return blog;
   }
 }

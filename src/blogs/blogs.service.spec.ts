@@ -17,6 +17,8 @@ import type { Blog } from './blog.entity';
 import { BlogsRepository, SlugTakenError } from './blogs.repository';
 import { BlogListRequest, BlogsService, requiredOwner } from './blogs.service';
 import { BearerTokenException } from '../auth/bearer-token.exception';
+import { TagsRepository } from '../tags/tags.repository';
+import { TagsService } from '../tags/tags.service';
 import type { BlogInputDto } from './dto/blog-input.dto';
 
 type RepositoryMock = {
@@ -38,6 +40,7 @@ function makeBlog(overrides: Partial<Blog> = {}): Blog {
     publishedAt: new Date('2026-01-01T00:00:00.000Z'),
     slug: 'old-title',
     tagSlugs: [],
+    tags: [],
     ...overrides,
   };
 }
@@ -51,6 +54,7 @@ const changesOf = (changes: Partial<BlogInputDto>) => ({
   content: undefined,
   author: undefined,
   slug: undefined,
+  tags: undefined,
   ...changes,
   publication: { change: { kind: 'keep' } },
 });
@@ -87,6 +91,8 @@ describe('BlogsService', () => {
         BlogListCursors,
         CursorSigner,
         { provide: BlogsRepository, useValue: repository },
+        TagsService,
+        { provide: TagsRepository, useValue: {} },
         { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
       ],
     }).compile();
@@ -319,6 +325,7 @@ describe('BlogsService', () => {
         ownerSub: 'alice',
         publishedAt: NOW,
         slug: { value: 'new-title', explicit: false },
+        tags: { slugs: [], names: [] },
       });
     });
 

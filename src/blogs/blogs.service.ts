@@ -13,6 +13,7 @@ import { notFound, ResourceWording, writeRefusal } from '../common/http/write-re
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
+import { TagsService } from '../tags/tags.service';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogListStatus, blogState, blogStatus } from './blog-status';
@@ -40,8 +41,8 @@ function maySee(blog: Blog, principal: Principal | undefined, now: Date): boolea
 
 /** The filters `request` gives, without the unset ones. */
 function filtersOf(request: BlogFilters): BlogFilters {
-  const { author, q, createdAfter, createdBefore, updatedAfter } = request;
-  const given = { author, q, createdAfter, createdBefore, updatedAfter };
+  const { author, q, createdAfter, createdBefore, updatedAfter, tag } = request;
+  const given = { author, q, createdAfter, createdBefore, updatedAfter, tag };
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
@@ -77,6 +78,7 @@ export class BlogsService {
   constructor(
     private readonly blogs: BlogsRepository,
     private readonly cursors: BlogListCursors,
+    private readonly tags: TagsService,
   ) {}
 
   /**
@@ -133,25 +135,28 @@ export class BlogsService {
 
   /**
    * Stores a new blog owned by `ownerSub`: published at `now` unless the input says otherwise, with its slug or the
-   * lowest free one made from the title.
-   * @throws BadRequestException naming `publishedAt` for broken publishing rules; ConflictException (409) when the
-   *   slug is another blog's.
+   * lowest free one made from the title, and its tags.
+   * @throws BadRequestException naming `publishedAt` for broken publishing rules, or `tags` for a name without a
+   *   letter or digit; ConflictException (409) when the slug is another blog's.
    */
   async create(input: BlogInputDto, ownerSub: string, now: Date): Promise<Blog> {
     const publishedAt = publishedAtOnCreate(input, now);
+    const tags = this.tags.normalize(input.tags ?? []);
     const slug =
       input.slug === undefined
         ? { value: slugOf(input.title) ?? FALLBACK_SLUG, explicit: false }
         : { value: input.slug, explicit: true };
     const { title, content, author } = input;
-    return this.withSlugConflict(() => this.blogs.insert({ title, content, author, ownerSub, publishedAt, slug }));
+    return this.withSlugConflict(() =>
+      this.blogs.insert({ title, content, author, ownerSub, publishedAt, slug, tags }),
+    );
   }
 
   /**
    * Applies `input` (all text fields on PUT, some on PATCH; publishing fields and slug when given) in one statement
    * that also checks ownership, the preconditions and what the publishing rules require of the stored blog; only
    * when it changed nothing is the blog read again to choose the error.
-   * @throws BadRequestException naming `publishedAt`, NotFoundException (404), ForbiddenException (403),
+   * @throws BadRequestException naming `publishedAt` or `tags`, NotFoundException (404), ForbiddenException (403),
    *   PreconditionFailedException (412), BadRequestException (400) for a rule on the stored blog, ConflictException
    *   (409) for a taken slug, in that order.
    */
@@ -163,6 +168,7 @@ export class BlogsService {
     preconditions: WritePreconditions = {},
   ): Promise<Blog> {
     const publication = publicationOnUpdate(input, now);
+    const tags = input.tags === undefined ? undefined : this.tags.normalize(input.tags);
     const { title, content, author, slug } = input;
     const owner = requiredOwner(principal);
     const versions = versionCondition(id, preconditions);
@@ -170,7 +176,7 @@ export class BlogsService {
     const updated =
       condition &&
       (await this.withSlugConflict(() =>
-        this.blogs.update(id, { title, content, author, slug, publication }, condition),
+        this.blogs.update(id, { title, content, author, slug, publication, tags }, condition),
       ));
     if (updated) return updated;
     const refusal = await this.refusal(id, owner, versions, now, 'update');

@@ -1,9 +1,21 @@
 // SQL about tags that statements of other modules embed, so that only this module names the tag tables.
 // Arguments are SQL expressions (`$8`, `b."tag_slugs"`), never values.
 
-/** Stores tags not yet known, `slugs[i]` named `names[i]` (`text[]` parameters); a known slug keeps its first name. */
-export const tagUpsert = (slugs: string, names: string): string =>
-  `INSERT INTO "tags" ("slug", "name") SELECT * FROM unnest(${slugs}::text[], ${names}::text[]) ON CONFLICT ("slug") DO NOTHING`;
+/**
+ * Stores tags not yet known, `slugs[i]` named `names[i]` (`text[]` parameters), when `condition` holds; a known slug
+ * keeps its first name.
+ */
+export const tagUpsert = (slugs: string, names: string, condition = 'true'): string =>
+  `INSERT INTO "tags" ("slug", "name") SELECT * FROM unnest(${slugs}::text[], ${names}::text[]) WHERE ${condition} ` +
+  `ON CONFLICT ("slug") DO NOTHING`;
+
+/**
+ * `text[]`: the names of the tags `slugs` in order, as a statement that may have stored some of them itself sees
+ * them: a tag known before by its first name, a new one by its name in `names`.
+ */
+export const givenTagNames = (slugs: string, names: string): string =>
+  `ARRAY(SELECT coalesce(t."name", g."name") FROM unnest(${slugs}::text[], ${names}::text[]) WITH ORDINALITY ` +
+  `AS g("slug", "name", "i") LEFT JOIN "tags" t ON t."slug" = g."slug" ORDER BY g."i")`;
 
 /** `text[]`: the names of the tags `tagSlugs` (a blog's `"tag_slugs"`) lists, in its order. */
 export const tagNames = (tagSlugs: string): string =>

@@ -20,6 +20,7 @@ export const BLOG_FIELDS: readonly string[] = [
   'publishedAt',
   'slug',
   'status',
+  'tags',
   'title',
   'updatedAt',
 ];
@@ -42,6 +43,7 @@ export interface BlogBody extends BlogInput {
   status: 'draft' | 'scheduled' | 'published';
   publishedAt: string | null;
   slug: string;
+  tags: string[];
 }
 
 /** The list envelope of `GET /api/v1/blogs`; `offset` is null on a page asked for with a cursor. */

@@ -47,6 +47,7 @@ export async function seedBlogs(t: TestApp, blogs: readonly SeedBlog[]): Promise
       status: 'published' as const,
       publishedAt: new Date(row.published_at as string | Date).toISOString(),
       slug: row.slug as string,
+      tags: [],
     }))
     .sort((a, b) => a.id - b.id);
 }

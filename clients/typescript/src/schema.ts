@@ -236,6 +236,14 @@ export interface components {
              * @example hello
              */
             slug: string;
+            /**
+             * @description The names of the blog's tags in the order they were given; `[]` when none.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags: string[];
         };
         BlogListItem: {
             /**
@@ -278,6 +286,14 @@ export interface components {
              * @example hello
              */
             slug?: string;
+            /**
+             * @description The names of the blog's tags in the order they were given; `[]` when none.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags?: string[];
         };
         BlogListResponse: {
             /** @description The page, in the order of `sort` (newest first by default). Each blog has all its fields, or exactly those named by `fields`. */
@@ -335,6 +351,14 @@ export interface components {
              * @example hello-world
              */
             slug?: string;
+            /**
+             * @description The names of the blog's tags, 0–20, each 1–50 characters with a letter or digit, not whitespace only, no U+0000. Replaces its tags; names with the same tag slug count once (the first stays), and a tag keeps the first name any blog gave it.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags?: string[];
         };
         UpdateBlogDto: {
             /**
@@ -368,6 +392,14 @@ export interface components {
              * @example hello-world
              */
             slug?: string;
+            /**
+             * @description The names of the blog's tags, 0–20, each 1–50 characters with a letter or digit, not whitespace only, no U+0000. Replaces its tags; names with the same tag slug count once (the first stays), and a tag keeps the first name any blog gave it.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags?: string[];
         };
         PatchBlogDto: {
             /**
@@ -401,6 +433,14 @@ export interface components {
              * @example hello-world
              */
             slug?: string;
+            /**
+             * @description The names of the blog's tags, 0–20, each 1–50 characters with a letter or digit, not whitespace only, no U+0000. Replaces its tags; names with the same tag slug count once (the first stays), and a tag keeps the first name any blog gave it.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags?: string[];
         };
         TagResponse: {
             /**
@@ -614,11 +654,13 @@ export interface operations {
                 createdBefore?: string;
                 /** @description Only blogs updated strictly after this instant (what changed since). An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
                 updatedAfter?: string;
+                /** @description Only blogs that have every one of these tags: 1–5 tag slugs, comma-separated (`nestjs,databases`). */
+                tag?: string;
                 /** @description Which blogs by status: `published` (live, for everyone), or `draft`, `scheduled` or `any`, which need a bearer token (401 without) and list the caller's own blogs (every owner's with `blogs:admin`). */
                 status?: "draft" | "scheduled" | "published" | "any";
                 /** @description The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares code points; `publishedAt` puts drafts last in either direction. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title" | "publishedAt" | "-publishedAt" | "id" | "-id";
-                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt, status, publishedAt, slug: each item of `data` has exactly these fields. All of them without it. */
+                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt, status, publishedAt, slug, tags: each item of `data` has exactly these fields. All of them without it. */
                 fields?: string;
                 /** @description The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, `createdAfter`, `createdBefore`, `updatedAfter`, `status` and `sort` (`limit` and `fields` may change). Not with `offset`. */
                 cursor?: string;

@@ -1,11 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsString, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { parseRfc3339DateTime } from '../../common/rfc3339';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../common/text/slug';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
+import { TAG_LIMITS } from '../../tags/tag-limits';
 import { BLOG_STATUSES, BlogStatus } from '../blog-status';
+
+/** Most tags a blog has. */
+export const MAX_TAGS = 20;
 
 /** Limits of the blog fields, in Unicode code points. */
 export const BLOG_LIMITS = {
@@ -122,4 +136,21 @@ export class BlogInputDto {
   @IsString()
   @IfPresent()
   readonly slug?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_TAGS,
+    description:
+      `The names of the blog's tags, 0–${MAX_TAGS}, each ${TAG_LIMITS.name.min}–${TAG_LIMITS.name.max} characters with a ` +
+      'letter or digit, not whitespace only, no U+0000. Replaces its tags; names with the same tag slug count once (the ' +
+      'first stays), and a tag keeps the first name any blog gave it.',
+    example: ['NestJS', 'Databases'],
+  })
+  @IsSafeText({ each: true })
+  @CodePointLength(TAG_LIMITS.name.min, TAG_LIMITS.name.max, { each: true })
+  @IsString({ each: true, message: 'each of tags must be a string' })
+  @ArrayMaxSize(MAX_TAGS, { message: `tags must have at most ${MAX_TAGS} names` })
+  @IsArray({ message: 'tags must be an array of names' })
+  @IfPresent()
+  readonly tags?: string[];
 }

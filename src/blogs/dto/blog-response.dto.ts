@@ -6,7 +6,7 @@ import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../common/text/slug';
 import { BLOG_RESPONSE_FIELDS, BlogResponseField } from '../blog-list';
 import { BLOG_STATUSES, BlogStatus, blogStatus } from '../blog-status';
 import type { Blog } from '../blog.entity';
-import { BLOG_LIMITS } from './blog-input.dto';
+import { BLOG_LIMITS, MAX_TAGS } from './blog-input.dto';
 
 const TIMESTAMP = 'ISO 8601 UTC with milliseconds and `Z`, from the database clock.';
 
@@ -67,6 +67,14 @@ export class BlogResponse {
     example: 'hello',
   })
   readonly slug!: string;
+
+  @ApiProperty({
+    type: [String],
+    maxItems: MAX_TAGS,
+    description: "The names of the blog's tags in the order they were given; `[]` when none.",
+    example: ['NestJS', 'Databases'],
+  })
+  readonly tags!: string[];
 }
 
 /** A blog in a list: all its fields, or exactly those the query's `fields` names. */
@@ -106,5 +114,6 @@ export function toBlogResponse(blog: Blog, now: Date): BlogResponse {
     status: blogStatus(blog, now),
     publishedAt: blog.publishedAt,
     slug: blog.slug,
+    tags: blog.tags,
   };
 }

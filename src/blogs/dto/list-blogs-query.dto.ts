@@ -5,7 +5,15 @@ import { PageCursor, PageLimit, PageOffset, PAGING } from '../../common/paging/p
 import { MillisecondRounding, parseRfc3339DateTime } from '../../common/rfc3339';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
-import { BLOG_RESPONSE_FIELDS, BLOG_SORTS, BlogSort, DEFAULT_BLOG_SORT, parseFieldList } from '../blog-list';
+import {
+  BLOG_RESPONSE_FIELDS,
+  BLOG_SORTS,
+  BlogSort,
+  DEFAULT_BLOG_SORT,
+  MAX_TAG_FILTER,
+  parseFieldList,
+  parseTagList,
+} from '../blog-list';
 import { BLOG_LIST_STATUSES, BlogListStatus } from '../blog-status';
 import { BLOG_LIMITS } from './blog-input.dto';
 
@@ -98,6 +106,25 @@ export class ListBlogsQueryDto {
   @IsDate({ message: dateTimeMessage('updatedAfter') })
   @IsOptional()
   readonly updatedAfter?: Date;
+
+  @ApiPropertyOptional({
+    description:
+      `Only blogs that have every one of these tags: 1–${MAX_TAG_FILTER} tag slugs, comma-separated ` +
+      '(`nestjs,databases`).',
+    example: 'nestjs,databases',
+  })
+  @ValidateBy({
+    name: 'isTagList',
+    validator: {
+      validate: (value: unknown): boolean => typeof value !== 'string' || parseTagList(value) !== undefined,
+      defaultMessage: () =>
+        `tag must be 1 to ${MAX_TAG_FILTER} comma-separated tag slugs (lower-case letters a-z and digits in runs ` +
+        'joined by single hyphens), e.g. nestjs,databases',
+    },
+  })
+  @IsString()
+  @IsOptional()
+  readonly tag?: string;
 
   @ApiPropertyOptional({
     enum: BLOG_LIST_STATUSES,

@@ -46,7 +46,7 @@ describe('PatchBlogDto through the global pipes and NonEmptyBodyPipe', () => {
 
   it('rejects {} naming the fields it may give', async () => {
     await expect(messagesOf({})).resolves.toEqual([
-      'request body must give at least one of title, content, author, status, publishedAt, slug',
+      'request body must give at least one of title, content, author, status, publishedAt, slug, tags',
     ]);
   });
 

@@ -8,15 +8,19 @@ function textProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** Property decorator: a string passing {@link textProblem}; non-strings are left to `@IsString()`. */
+/** Property decorator: a string (or, with `each`, strings) passing {@link textProblem}; non-strings are left to `@IsString()`. */
 export function IsSafeText(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isSafeText',
       validator: {
         validate: (value: unknown): boolean => typeof value !== 'string' || textProblem(value) === undefined,
-        defaultMessage: (args): string =>
-          `${args?.property ?? 'value'} ${typeof args?.value === 'string' ? textProblem(args.value) : 'is invalid'}`,
+        // With `each`, the value is the array: the message names the first element's problem.
+        defaultMessage: (args): string => {
+          const values: unknown[] = Array.isArray(args?.value) ? args.value : [args?.value];
+          const problem = values.map((v) => (typeof v === 'string' ? textProblem(v) : undefined)).find(Boolean);
+          return `${args?.property ?? 'value'} ${problem ?? 'is invalid'}`;
+        },
       },
     },
     options,
