@@ -42,7 +42,7 @@ describe("the README's curl walk-through", () => {
   }, 120_000);
 
   it('has the blocks it walks through', () => {
-    expect(walkthroughBlocks()).toHaveLength(5);
+    expect(walkthroughBlocks()).toHaveLength(6);
   });
 
   it('takes the new id from Location, not from a guess, and leaves the other blogs alone', async () => {
@@ -83,9 +83,25 @@ describe("the README's curl walk-through", () => {
 
   it('patches the title alone (the updated content kept), deletes the blog (204), and it then reads 404', async () => {
     expect(output).toContain('"title":"Hello, patched","content":"Edited","author":"Alice"');
-    // The last two commands print only the status (the PATCH answer before them ends without a newline).
-    expect(output).toMatch(/\}204\n404\n$/);
+    // The two commands print only the status (the PATCH answer before them ends without a newline).
+    expect(output).toMatch(/\}204\n404\n/);
     const id = Number(output.split('\n')[0]);
     await t.http.get(`${BLOGS}/${id}`).expect(404);
+  });
+
+  it('keeps a draft from readers, schedules it, and once live reads it by slug and lists it under its tag', async () => {
+    const lines = output.split('\n');
+    const after = lines.slice(lines.indexOf('404') + 1);
+    expect(after[0]).toBe('404');
+    const scheduled = JSON.parse(after[1]) as { id: number; status: string; slug: string };
+    expect(scheduled).toMatchObject({ status: 'scheduled', slug: 'coming-soon' });
+    expect(JSON.parse(after[2])).toMatchObject({
+      id: scheduled.id,
+      status: 'published',
+      tags: ['NestJS', 'Databases'],
+    });
+    expect(JSON.parse(after[3])).toEqual({ slug: 'nestjs', name: 'NestJS', count: 1 });
+    expect(JSON.parse(after[4])).toMatchObject({ data: [{ id: scheduled.id, title: 'Coming soon' }], total: 1 });
+    await t.http.get(`${BLOGS}/slug/coming-soon`).expect(200);
   });
 });
