@@ -319,9 +319,13 @@ const nearlyValidBody = fc
       fc.tuple(fc.constantFrom('title', 'content', 'author'), fc.option(valueText, { nil: undefined })),
     ),
     extra: sometimes(fc.tuple(protoKey, valueText)),
-    publishing: fc.array(fc.tuple(fc.constantFrom('status', 'publishedAt', 'slug', 'tags'), publishingValue), {
-      maxLength: 4,
-    }),
+    // One body in four has publishing properties: most of their values are refused, and the round trips need some bodies accepted.
+    publishing: sometimes(
+      fc.array(fc.tuple(fc.constantFrom('status', 'publishedAt', 'slug', 'tags'), publishingValue), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    ),
   })
   .map(({ title, content, author, change, extra, publishing }) => {
     const entries: [string, string][] = [
@@ -335,7 +339,7 @@ const nearlyValidBody = fc
       else entries[at] = [change[0], change[1]];
     }
     if (extra) entries.push([extra[0], extra[1]]);
-    for (const [key, value] of publishing) if (!entries.some(([k]) => k === key)) entries.push([key, value]);
+    for (const [key, value] of publishing ?? []) if (!entries.some(([k]) => k === key)) entries.push([key, value]);
     return objectText(entries);
   });
 
