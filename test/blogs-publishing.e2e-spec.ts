@@ -448,7 +448,7 @@ describe('blogs: publishing and slugs (e2e)', () => {
       const conditional = await t.http
         .patch(`${BLOGS}/${blog.id}`)
         .set('Authorization', as('alice'))
-        .set('If-Match', '"1-99"')
+        .set('If-Match', `"${blog.id}-99"`)
         .send({ tags: [unique('Refused')] });
       expect(conditional.status).toBe(412);
       await expect(storedTags()).resolves.toBe(before);

@@ -418,6 +418,16 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       expect(outcome.error).toBeInstanceOf(ServiceUnavailableException);
     });
 
+    it('on an open read, unfetchable keys leave the request anonymous; an unexpected Error still propagates', async () => {
+      const unavailable = await makeGuard(makeConfig(), UnavailableStrategy);
+      const request = req();
+      await expect(settle(unavailable, contextFor(handlers.list, request))).resolves.toEqual({ value: true });
+      expect(request.user).toBeUndefined();
+
+      const faulty = await makeGuard(makeConfig(), FaultyStrategy);
+      await expect(settle(faulty, contextFor(handlers.list, req()))).resolves.toMatchObject({ error: FAULT });
+    });
+
     it('keeps an authentication failure raised by validate as the 401 it is', async () => {
       const guard = await makeGuard(makeConfig(), RejectingStrategy);
 

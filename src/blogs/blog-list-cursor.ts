@@ -64,8 +64,9 @@ function filterDigest(sort: BlogSort, filters: BlogListSelection): string {
   const { author, q, createdAfter, createdBefore, updatedAfter, status, tag } = filters;
   const instants = [createdAfter, createdBefore, updatedAfter].map((instant) => instant?.getTime());
   // Status and tags join the end only when given, so that cursors made before they existed stay valid.
-  const tags = tag === undefined ? [] : [[...tag].sort().join(',')];
-  return queryDigest([author, q, ...instants, sort, ...(status === 'published' ? [] : [status]), ...tags]);
+  const statusEntry = status === 'published' ? [] : [{ status }];
+  const tagEntry = tag === undefined ? [] : [{ tag: [...tag].sort() }];
+  return queryDigest([author, q, ...instants, sort, ...statusEntry, ...tagEntry]);
 }
 
 /** The position a signed payload holds, or undefined when its shape does not fit its sort. */

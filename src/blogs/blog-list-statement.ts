@@ -89,7 +89,7 @@ const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, string>> = {
   publishedAt: '"published_at"',
 };
 
-/** One statement per shape (filters given, order, keyset or not, content or not): at most 2,048. */
+/** One statement per shape (filters given, order, keyset, content, status, owner, one tag): a few thousand at most. */
 const statements = new Map<string, { readonly statement: PreparedStatement; readonly bindings: Binding[] }>();
 
 /**

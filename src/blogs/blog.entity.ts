@@ -19,6 +19,7 @@ const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "
 @Index('IDX_blogs_slug', ['slug'], { unique: true })
 @Index('IDX_blogs_published_at_id', ['publishedAt', 'id'])
 @Index('IDX_blogs_tag_slugs', ['tagSlugs'], { type: 'gin' })
+@Index('IDX_blogs_owner_sub_created_at_id', ['ownerSub', 'createdAt', 'id'])
 export class Blog {
   /** Positive int4, ascending in creation order. */
   @PrimaryGeneratedColumn({ type: 'integer' })

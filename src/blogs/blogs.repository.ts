@@ -114,38 +114,30 @@ const FIND_BY_SLUG: PreparedStatement = {
     (SELECT "id" FROM "blogs" WHERE "slug" = $1), (SELECT "blog_id" FROM "blog_slugs" WHERE "slug" = $1))`,
 };
 
-/** Suffixed candidates `-n` keep at least this many characters of the base: every one starts with them. */
-const CANDIDATE_PREFIX = SLUG_MAX_LENGTH - 30;
-
 /** Candidate `n` (≥ 2) of the base $6: the base cut to leave room for `-n`, as `suffixedSlug` makes it. */
 const suffixed = (n: string): string =>
   `rtrim(left($6::text, ${SLUG_MAX_LENGTH} - 1 - length(${n}::text)), '-') || '-' || ${n}`;
 
-/** Whether the slug `slug` is a blog's, now or before. */
-const taken = (slug: string): string =>
-  `(EXISTS (SELECT FROM "blogs" WHERE "slug" = ${slug}) OR EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = ${slug}))`;
-
-/** The slugs, current and earlier, that start with what every candidate of $6 starts with. */
-const WITH_PREFIX = ['"blogs"', '"blog_slugs"']
-  .map(
-    (table) =>
-      `(SELECT count(*) FROM ${table} WHERE "slug" >= left($6::text, ${CANDIDATE_PREFIX}) ` +
-      `AND "slug" < left($6::text, ${CANDIDATE_PREFIX}) || '~')`,
-  )
-  .join(' + ');
+/**
+ * Whether the slug `slug` is no blog's, now or before: two anti-joins, which the planner runs as index probes per
+ * candidate (an `OR` of `EXISTS` became hashed subplans that read both tables whole).
+ */
+const free = (slug: string): string =>
+  `NOT EXISTS (SELECT FROM "blogs" WHERE "slug" = ${slug}) AND NOT EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = ${slug})`;
 
 /**
  * Stores a blog with the slug $6 when $7 (explicit; an earlier slug of another blog stops leading there), else with
- * the lowest free of $6, $6-2, … among every slug held or once held: one of the first `count + 1` candidates is free,
- * `count` being the slugs that start as they all do. A concurrent create may take it first: the unique index
- * refuses the second, which is tried again (docs/architecture.md, "Publishing and slugs").
+ * the lowest free of $6, $6-2, … among every slug held or once held: the candidates are generated in the select list
+ * (a pipelined set-returning function, in ascending order) and the first free one ends the search. A concurrent create
+ * may take it first: the unique index refuses the second, which is tried again (docs/architecture.md, "Publishing
+ * and slugs").
  */
 const INSERT: PreparedStatement = {
   name: 'blogs.insert',
   text: `WITH "free" AS (
-    SELECT CASE WHEN $7::bool OR NOT ${taken('$6::text')} THEN $6::text ELSE (
-      SELECT ${suffixed('n')} FROM generate_series(2, 2 + ${WITH_PREFIX}) n
-      WHERE NOT ${taken(suffixed('n'))} ORDER BY n LIMIT 1) END AS "slug"),
+    SELECT CASE WHEN $7::bool OR (${free('$6::text')}) THEN $6::text ELSE (
+      SELECT c."slug" FROM (SELECT ${suffixed('s."n"')} AS "slug" FROM (SELECT generate_series(2, 2147483647) AS "n") s) c
+      WHERE ${free('c."slug"')} LIMIT 1) END AS "slug"),
   "released" AS (DELETE FROM "blog_slugs" WHERE $7::bool AND "slug" = $6::text),
   "tagged" AS (${tagUpsert('$8', '$9')}),
   "stored" AS (

@@ -9,7 +9,7 @@ import { BearerTokenException } from '../auth/bearer-token.exception';
 import { BLOGS_ADMIN_SCOPE, Principal } from '../auth/principal';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
-import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import { notFound, preconditionFailed, ResourceWording, writeRefusal } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
@@ -182,6 +182,8 @@ export class BlogsService {
     const refusal = await this.refusal(id, owner, versions, now, 'update');
     if (refusal) throw refusal;
     if (publication.requirement) throw new BadRequestException([requirementMessage(publication.requirement)]);
+    // The blog read again meets the preconditions the write did not: a concurrent write came between.
+    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
     throw new InternalServerErrorException('The update was not stored');
   }
 
@@ -194,11 +196,12 @@ export class BlogsService {
     const owner = requiredOwner(principal);
     const versions = versionCondition(id, preconditions);
     if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
-    // Only something inside the database (a trigger, a rule) can refuse an allowed, unconditional delete.
-    throw (
-      (await this.refusal(id, owner, versions, now, 'delete')) ??
-      new InternalServerErrorException('The blog was not deleted')
-    );
+    const refusal = await this.refusal(id, owner, versions, now, 'delete');
+    if (refusal) throw refusal;
+    // A concurrent write came between the delete and the read again; else only something inside the database (a
+    // trigger, a rule) can refuse an allowed, unconditional delete.
+    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
+    throw new InternalServerErrorException('The blog was not deleted');
   }
 
   /** A write's slug refusal as 409 naming `slug`. */

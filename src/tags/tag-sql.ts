@@ -3,11 +3,11 @@
 
 /**
  * Stores tags not yet known, `slugs[i]` named `names[i]` (`text[]` parameters), when `condition` holds; a known slug
- * keeps its first name.
+ * keeps its first name. In slug order, so that two writers adding the same new tags never wait on each other in turn.
  */
 export const tagUpsert = (slugs: string, names: string, condition = 'true'): string =>
   `INSERT INTO "tags" ("slug", "name") SELECT * FROM unnest(${slugs}::text[], ${names}::text[]) WHERE ${condition} ` +
-  `ON CONFLICT ("slug") DO NOTHING`;
+  `ORDER BY 1 ON CONFLICT ("slug") DO NOTHING`;
 
 /**
  * `text[]`: the names of the tags `slugs` in order, as a statement that may have stored some of them itself sees

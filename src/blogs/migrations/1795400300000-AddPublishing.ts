@@ -28,6 +28,9 @@ export class AddPublishing1795400300000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "IDX_blogs_published_at_id" ON "blogs" ("published_at", "id")`);
     await queryRunner.query(`CREATE INDEX "IDX_blogs_tag_slugs" ON "blogs" USING gin ("tag_slugs")`);
     await queryRunner.query(
+      `CREATE INDEX "IDX_blogs_owner_sub_created_at_id" ON "blogs" ("owner_sub", "created_at", "id")`,
+    );
+    await queryRunner.query(
       `CREATE TABLE "blog_slugs" ("slug" text COLLATE "C" NOT NULL, "blog_id" integer NOT NULL, CONSTRAINT "PK_blog_slugs" PRIMARY KEY ("slug"))`,
     );
     await queryRunner.query(`CREATE INDEX "IDX_blog_slugs_blog_id" ON "blog_slugs" ("blog_id")`);
@@ -119,6 +122,7 @@ export class AddPublishing1795400300000 implements MigrationInterface {
       `UPDATE "blog_counts" SET "n" = CASE WHEN "shard" = 0 THEN (SELECT count(*) FROM "blogs") ELSE 0 END`,
     );
     await queryRunner.query(`DROP TABLE "blog_slugs"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_blogs_owner_sub_created_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_tag_slugs"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_published_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_slug"`);

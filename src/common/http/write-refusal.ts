@@ -41,10 +41,13 @@ export function writeRefusal(wording: ResourceWording, write: RefusedWrite): Htt
         `may ${action} it`,
     );
   }
-  if (!meetsVersionCondition(versions, existing.state)) {
-    return new PreconditionFailedException(
-      `${wording.title} ${id} has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag`,
-    );
-  }
+  if (!meetsVersionCondition(versions, existing.state)) return preconditionFailed(wording, id);
   return undefined;
+}
+
+/** 412: the `wording` resource `id` changed since the entity tag the request's precondition names. */
+export function preconditionFailed(wording: ResourceWording, id: number): PreconditionFailedException {
+  return new PreconditionFailedException(
+    `${wording.title} ${id} has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag`,
+  );
 }
