@@ -26,6 +26,11 @@ export class AddPublishing1795400300000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "blogs" ALTER COLUMN "slug" SET NOT NULL`);
     await queryRunner.query(`CREATE UNIQUE INDEX "IDX_blogs_slug" ON "blogs" ("slug")`);
     await queryRunner.query(`CREATE INDEX "IDX_blogs_published_at_id" ON "blogs" ("published_at", "id")`);
+    // The newest-first page takes its keys from this index alone: it must tell which blogs are live.
+    await queryRunner.query(`DROP INDEX "public"."IDX_blogs_created_at_id"`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_blogs_created_at_id" ON "blogs" ("created_at", "id") INCLUDE ("published_at")`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_blogs_tag_slugs" ON "blogs" USING gin ("tag_slugs")`);
     await queryRunner.query(
       `CREATE INDEX "IDX_blogs_owner_sub_created_at_id" ON "blogs" ("owner_sub", "created_at", "id")`,
@@ -124,6 +129,8 @@ export class AddPublishing1795400300000 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE "blog_slugs"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_owner_sub_created_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_tag_slugs"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_blogs_created_at_id"`);
+    await queryRunner.query(`CREATE INDEX "IDX_blogs_created_at_id" ON "blogs" ("created_at", "id")`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_published_at_id"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_blogs_slug"`);
     await queryRunner.query(`ALTER TABLE "blogs" DROP COLUMN "tag_slugs"`);
