@@ -1,5 +1,5 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
-import { liveTagCount, tagNames } from '../tags/tag-sql';
+import { liveTagCount, scheduledSql, tagNames } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
@@ -23,7 +23,7 @@ export function blogColumns(withContent: boolean, withTagNames = true): string {
  * (docs/architecture.md, "Publishing and slugs"); `now` is the parameter given.
  */
 export const liveTotalSql = (now: string): string =>
-  `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM "blogs" WHERE "published_at" > ${now})`;
+  `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM "blogs" WHERE ${scheduledSql(now)})`;
 
 /**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
@@ -58,7 +58,7 @@ export const liveSql = (now: string): string => `COALESCE("published_at", 'infin
 /** Each status's condition at the instant `now()` binds (`any`: none; a draft's needs no instant). */
 const STATUSES: Readonly<Record<Exclude<BlogListStatus, 'any'>, (now: () => string) => string>> = {
   published: (now) => liveSql(now()),
-  scheduled: (now) => `"published_at" > ${now()}`,
+  scheduled: (now) => scheduledSql(now()),
   draft: () => `"published_at" IS NULL`,
 };
 

@@ -2,6 +2,15 @@
 // Arguments are SQL expressions (`$8`, `b."tag_slugs"`), never values.
 
 /**
+ * SQL: the blog `alias` is scheduled at the instant `now` (a parameter). The upper bound, true of every blog, makes the
+ * condition a range to the planner, which then estimates 0.5 % of the rows rather than a third for an unknown `now`:
+ * the generic plan of a prepared statement reads the few scheduled blogs through `IDX_blogs_published_at_id`, so the
+ * statement is planned once per connection, not on every request (docs/performance.md, "Scheduled blogs").
+ */
+export const scheduledSql = (now: string, alias = ''): string =>
+  `${alias}"published_at" > ${now} AND ${alias}"published_at" < 'infinity'`;
+
+/**
  * Stores tags not yet known, `slugs[i]` named `names[i]` (`text[]` parameters), when `condition` holds; a known slug
  * keeps its first name. In slug order, so that two writers adding the same new tags never wait on each other in turn.
  */
@@ -27,4 +36,4 @@ export const tagNames = (tagSlugs: string): string =>
  */
 export const liveTagCount = (slug: string, now: string): string =>
   `((SELECT coalesce(sum(c."n"), 0) FROM "tag_counts" c WHERE c."tag_slug" = ${slug})
-    - (SELECT count(*) FROM "blogs" b WHERE b."published_at" > ${now} AND ${slug} = ANY(b."tag_slugs")))::int8`;
+    - (SELECT count(*) FROM "blogs" b WHERE ${scheduledSql(now, 'b.')} AND ${slug} = ANY(b."tag_slugs")))::int8`;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import type { CountedTag } from './counted-tag';
 import { TagSort } from './tag-list';
-import { liveTagCount } from './tag-sql';
+import { liveTagCount, scheduledSql } from './tag-sql';
 
 /** A page of the tag list as {@link TagsRepository.findPage} reads it; live means published at or before `now`. */
 export interface TagListQuery {
@@ -26,7 +26,7 @@ const LIVE_COUNTS = `"live" AS (
   SELECT d."slug", sum(d."n")::int8 AS "count" FROM (
     SELECT c."tag_slug" AS "slug", c."n" FROM "tag_counts" c
     UNION ALL
-    SELECT s."slug", -1 FROM "blogs" b CROSS JOIN LATERAL unnest(b."tag_slugs") AS s("slug") WHERE b."published_at" > $3
+    SELECT s."slug", -1 FROM "blogs" b CROSS JOIN LATERAL unnest(b."tag_slugs") AS s("slug") WHERE ${scheduledSql('$3', 'b.')}
   ) d GROUP BY d."slug" HAVING sum(d."n") > 0)`;
 
 /** The ORDER BY of each sort, on the columns of the page (`slug` is COLLATE "C", so slugs compare code points). */
