@@ -75,7 +75,11 @@ describe('blogListStatement', () => {
 
   it.each<[string, Partial<BlogListQuery>, string]>([
     ['published: live at now', {}, `COALESCE("published_at", 'infinity') <= $1`],
-    ['scheduled', { status: 'scheduled', owner: 'alice' }, '"published_at" > $1 AND "owner_sub" = $2'],
+    [
+      'scheduled',
+      { status: 'scheduled', owner: 'alice' },
+      `"published_at" > $1 AND "published_at" < 'infinity' AND "owner_sub" = $2`,
+    ],
     ['draft', { status: 'draft', owner: 'alice' }, '"published_at" IS NULL AND "owner_sub" = $1'],
   ])('status %s', (_name, overrides, condition) => {
     expect(blogListStatement(query(overrides)).statement.text).toContain(condition);
@@ -93,7 +97,7 @@ describe('blogListStatement', () => {
     const search = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).statement.text;
 
     expect(plain).toContain('FROM "blog_counts"');
-    expect(plain).toContain('(SELECT count(*) FROM "blogs" WHERE "published_at" > $1)');
+    expect(plain).toContain(`(SELECT count(*) FROM "blogs" WHERE "published_at" > $1 AND "published_at" < 'infinity')`);
     expect(blogListStatement(query({})).lane).toBe('fast');
     expect(blogListStatement(query({ filters: { author: 'Ada' } })).lane).toBe('slow');
     expect(blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).lane).toBe('long');
