@@ -109,6 +109,19 @@ export const ApiListBlogs = (): MethodDecorator =>
     ApiErrorResponses(400, 401, 429, 503),
   );
 
+/** The conditional read of one blog, by id or by slug: `If-None-Match`, 200 with the blog, 304. */
+const ApiConditionalRead = (): MethodDecorator =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
+    }),
+    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
+    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+  );
+
 /** OpenAPI of `GET /api/v1/blogs/:id`. */
 export const ApiGetBlog = (): MethodDecorator =>
   applyDecorators(
@@ -119,14 +132,7 @@ export const ApiGetBlog = (): MethodDecorator =>
       security: OPTIONAL_BEARER,
     }),
     ApiParam(ID_PARAM),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description:
-        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
-    }),
-    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
-    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiConditionalRead(),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
@@ -147,14 +153,7 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
       schema: { type: 'string', minLength: 1, maxLength: SLUG_MAX_LENGTH, pattern: SLUG_PATTERN.source },
       example: 'hello-world',
     }),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description:
-        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
-    }),
-    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
-    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiConditionalRead(),
     ApiResponse({
       status: 301,
       description: 'Moved Permanently: the slug is an earlier one of the blog; `Location` is its current path.',
