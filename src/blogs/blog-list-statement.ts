@@ -1,20 +1,17 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
-import { liveTagCount, scheduledSql, tagNames } from '../tags/tag-sql';
+import { liveTagCount, scheduledSql } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
-/** SQL: the names of a blog row's tags (`tag_names`), looked up only when it has tags. */
-export const BLOG_TAG_NAMES = `CASE WHEN cardinality("tag_slugs") = 0 THEN '{}'::text[] ELSE ${tagNames('"tag_slugs"')} END`;
-
 /**
- * The columns a `Blog` is read from, without the generated `search_vector` (large, only searched), and its tags'
- * names (`tag_names`) unless `withTagNames` is false (a write answers them itself).
+ * The columns a `Blog` is read from, without the generated `search_vector` (large, only searched) and without its
+ * tags' names, which the repository adds (docs/performance.md, "Tag names").
  */
-export function blogColumns(withContent: boolean, withTagNames = true): string {
+export function blogColumns(withContent: boolean): string {
   return (
     `"id", "title", ${withContent ? '"content", ' : ''}"author", "owner_sub", "created_at", "updated_at", ` +
-    `"version", "published_at", "slug", "tag_slugs"${withTagNames ? `, ${BLOG_TAG_NAMES} AS "tag_names"` : ''}`
+    `"version", "published_at", "slug", "tag_slugs"`
   );
 }
 

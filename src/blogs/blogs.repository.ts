@@ -6,8 +6,9 @@ import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
-import { BLOG_TAG_NAMES, blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
-import { givenTagNames, tagUpsert } from '../tags/tag-sql';
+import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
+import { TagsRepository } from '../tags/tags.repository';
 import type { NormalizedTags } from '../tags/tags.service';
 import { BlogListStatus, blogStateSql } from './blog-status';
 import { Blog } from './blog.entity';
@@ -73,8 +74,8 @@ interface BlogListPage extends BlogPage {
 
 const BLOG_COLUMNS = blogColumns(true);
 
-/** What a write returns, before its tags' names. */
-const STORED_COLUMNS = blogColumns(true, false);
+/** SQL: the names of a blog row's tags (`tag_names`), looked up only when it has tags. */
+const BLOG_TAG_NAMES = `CASE WHEN cardinality("tag_slugs") = 0 THEN '{}'::text[] ELSE ${tagNames('"tag_slugs"')} END`;
 
 /**
  * The page of live blogs at $3 and their total from one snapshot: keys from the nearer end of the index
@@ -142,7 +143,7 @@ const INSERT: PreparedStatement = {
   "tagged" AS (${tagUpsert('$8', '$9')}),
   "stored" AS (
     INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug", "tag_slugs")
-    SELECT $1, $2, $3, $4, $5, "slug", $8::text[] FROM "free" RETURNING ${STORED_COLUMNS})
+    SELECT $1, $2, $3, $4, $5, "slug", $8::text[] FROM "free" RETURNING ${BLOG_COLUMNS})
   SELECT "stored".*, ${givenTagNames('$8', '$9')} AS "tag_names" FROM "stored"`,
 };
 
@@ -171,7 +172,7 @@ const UPDATE: PreparedStatement = {
       "updated_at" = GREATEST(CURRENT_TIMESTAMP, "updated_at" + interval '1 millisecond'), "version" = "version" + 1
     WHERE ${WRITABLE} AND ($11::text IS NULL OR ($11 = 'scheduled' AND "published_at" > $5)
       OR ($11 = 'not-draft' AND "published_at" IS NOT NULL))
-    RETURNING ${STORED_COLUMNS}),
+    RETURNING ${BLOG_COLUMNS}),
   "tagged" AS (${tagUpsert('$13', '$14', 'EXISTS (SELECT FROM "stored")')})
   SELECT "stored".*, CASE WHEN $13::text[] IS NULL THEN ${BLOG_TAG_NAMES} ELSE ${givenTagNames('$13', '$14')} END
     AS "tag_names" FROM "stored"`,
@@ -196,6 +197,7 @@ export class BlogsRepository {
   constructor(
     @InjectRepository(Blog) private readonly blogs: Repository<Blog>,
     private readonly sql: StatementRunner,
+    private readonly tags: TagsRepository,
   ) {}
 
   /** The blog with this id, or null, read from `source`. */
@@ -204,13 +206,13 @@ export class BlogsRepository {
       source === 'primary'
         ? await this.sql.onPrimary<Row>(FIND_BY_ID, [id])
         : await this.sql.onReplica<Row>(FIND_BY_ID, [id]);
-    return rows.length > 0 ? this.toEntity(rows[0]) : null;
+    return rows.length > 0 ? (await this.withTagNames([this.toEntity(rows[0])]))[0] : null;
   }
 
   /** The blog whose slug is or was `slug` (null: none), read from a replica. */
   async findBySlug(slug: string): Promise<Blog | null> {
     const { rows } = await this.sql.onReplica<Row>(FIND_BY_SLUG, [slug]);
-    return rows.length > 0 ? this.toEntity(rows[0]) : null;
+    return rows.length > 0 ? (await this.withTagNames([this.toEntity(rows[0])]))[0] : null;
   }
 
   /**
@@ -221,7 +223,7 @@ export class BlogsRepository {
     const { rows } = await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset, now]);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
-    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
+    const items = await this.withTagNames(rows.filter((row) => row.id !== null).map((row) => this.toEntity(row)));
     return { items, total };
   }
 
@@ -235,7 +237,8 @@ export class BlogsRepository {
     const { rows } = await this.sql.onReplica<Row>(statement, values, lane);
     const total = Number(rows[0]?.total ?? 0);
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
-    return { items: items.slice(0, query.limit), total, more: items.length > query.limit };
+    const page = await this.withTagNames(items.slice(0, query.limit));
+    return { items: page, total, more: items.length > query.limit };
   }
 
   /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
@@ -301,10 +304,20 @@ export class BlogsRepository {
     return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
   }
 
+  /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */
   private toEntity(row: Row): Blog {
     const blog = this.blogs.create();
     for (const column of this.blogs.metadata.columns) column.setEntityValue(blog, row[column.databaseName]);
-    blog.tags = row.tag_names as string[];
+    if (row.tag_names !== undefined) blog.tags = row.tag_names as string[];
     return blog;
+  }
+
+  /** `blogs` with the names of their tags, looked up once for all of them (none when no blog has tags). */
+  private async withTagNames(blogs: Blog[]): Promise<Blog[]> {
+    const names = blogs.some((blog) => blog.tagSlugs.length > 0)
+      ? await this.tags.names(blogs.flatMap((blog) => blog.tagSlugs))
+      : new Map<string, string>();
+    for (const blog of blogs) blog.tags = blog.tagSlugs.flatMap((slug) => names.get(slug) ?? []);
+    return blogs;
   }
 }

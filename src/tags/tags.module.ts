@@ -7,11 +7,14 @@ import { TagsController } from './tags.controller';
 import { TagsRepository } from './tags.repository';
 import { TagsService } from './tags.service';
 
-/** Tags of blogs: `/api/v1/tags`, and `TagsService` (tag names to slugs) for the blog module. */
+/**
+ * Tags of blogs: `/api/v1/tags`; for the blog module `TagsService` (tag names to slugs) and `TagsRepository` (slugs to
+ * names).
+ */
 @Module({
   imports: [DatabaseModule, TypeOrmModule.forFeature([Tag, TagCount])],
   controllers: [TagsController],
   providers: [TagsService, TagsRepository],
-  exports: [TagsService],
+  exports: [TagsService, TagsRepository],
 })
 export class TagsModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import type { CountedTag } from './counted-tag';
 import { TagSort } from './tag-list';
@@ -55,6 +56,14 @@ const FIND_BY_SLUG: PreparedStatement = {
   text: `SELECT t."slug", t."name", ${liveTagCount('t."slug"', '$2')} AS "count" FROM "tags" t WHERE t."slug" = $1`,
 };
 
+const FIND_NAMES: PreparedStatement = {
+  name: 'tags.find-names',
+  text: `SELECT "slug", "name" FROM "tags" WHERE "slug" = ANY($1::text[])`,
+};
+
+/** Tag names kept in memory, by slug: enough for every tag of a large blog (about 100 bytes each). */
+export const TAG_NAME_CACHE_SIZE = 10_000;
+
 interface Row {
   readonly slug: string | null;
   readonly name: string;
@@ -62,10 +71,39 @@ interface Row {
   readonly total?: string;
 }
 
-/** Data access of tags and their counts; every method is one statement, read from a replica within its lag bound. */
+/**
+ * Data access of tags and their counts; every method is one statement, read from a replica within its lag bound, but
+ * {@link names}.
+ */
 @Injectable()
 export class TagsRepository {
+  /** A tag's name never changes once stored, so a name read once is kept (docs/architecture.md, "Tags"). */
+  private readonly cachedNames = new LRUCache<string, string>({ max: TAG_NAME_CACHE_SIZE });
+
   constructor(private readonly sql: StatementRunner) {}
+
+  /**
+   * The names of the tags `slugs` by slug, a slug without a tag left out: from memory, else read from the primary,
+   * which has every tag that a blog on any replica has.
+   */
+  async names(slugs: Iterable<string>): Promise<ReadonlyMap<string, string>> {
+    const names = new Map<string, string>();
+    const missing: string[] = [];
+    for (const slug of slugs) {
+      if (names.has(slug)) continue;
+      const name = this.cachedNames.get(slug);
+      if (name === undefined) missing.push(slug);
+      else names.set(slug, name);
+    }
+    if (missing.length > 0) {
+      const { rows } = await this.sql.onPrimary<{ slug: string; name: string }>(FIND_NAMES, [[...new Set(missing)]]);
+      for (const { slug, name } of rows) {
+        this.cachedNames.set(slug, name);
+        names.set(slug, name);
+      }
+    }
+    return names;
+  }
 
   /** Tags with live blogs in the order `sort`, `offset` to `offset + limit - 1`, with their number. */
   async findPage({ sort, limit, offset, now }: TagListQuery): Promise<TagPage> {
