@@ -1,4 +1,5 @@
 import { DataSource, Logger } from 'typeorm';
+import { StatementRunner } from '../src/database/statement-runner';
 import { tagNames, tagUpsert } from '../src/tags/tag-sql';
 import { TagSort } from '../src/tags/tag-list';
 import { TagsRepository } from '../src/tags/tags.repository';
@@ -201,6 +202,21 @@ describe('TagsRepository on the real database', () => {
   it('refuses a blog that names a tag not stored, so every counted slug has a name', async () => {
     await expect(seedWithoutTags('b1', ['ghost'])).rejects.toThrow(/FK_tag_counts_tag_slug/);
     await expect(seedWithoutTags('b2', [])).resolves.toBeDefined();
+  });
+
+  it('names tags by slug, reading each from the primary once: a name never changes', async () => {
+    await seed(dataSource, [live('b1', 'names-go', 'names-rust')]);
+    const reads = jest.spyOn(db.moduleRef.get(StatementRunner), 'onPrimary');
+
+    const first = await tags.names(['names-go', 'names-unknown', 'names-go']);
+    const second = await tags.names(['names-rust', 'names-go']);
+    const third = await tags.names(['names-go', 'names-rust']);
+
+    expect(Object.fromEntries(first)).toEqual({ 'names-go': 'NAMES-GO' });
+    expect(Object.fromEntries(second)).toEqual({ 'names-go': 'NAMES-GO', 'names-rust': 'NAMES-RUST' });
+    expect(Object.fromEntries(third)).toEqual(Object.fromEntries(second));
+    expect(reads.mock.calls.map(([, values]) => values)).toEqual([[['names-go', 'names-unknown']], [['names-rust']]]);
+    reads.mockRestore();
   });
 
   function seedWithoutTags(slug: string, tagSlugs: string[]): Promise<unknown> {
