@@ -97,6 +97,21 @@ const PAGE_WITH_TOTAL: PreparedStatement = {
   ) p ON true`,
 };
 
+/**
+ * The first `limit` live blogs at $1 and their total from one snapshot. The limit is written into the text, one
+ * statement per limit (at most `PAGING.maxLimit`): with `LIMIT $n` PostgreSQL prices a generic plan for 10 % of the
+ * table and plans every execution anew (docs/performance.md, "Generic plans").
+ */
+const firstPage = (limit: number): PreparedStatement => ({
+  name: `blogs.first-page.${limit}`,
+  text: `SELECT c."total", p.* FROM (SELECT ${liveTotalSql('$1')} AS "total") c LEFT JOIN (
+    SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE ${liveSql('$1')} ORDER BY "created_at" DESC, "id" DESC
+    LIMIT ${Math.trunc(limit)}) p ON true ORDER BY p."created_at" DESC, p."id" DESC`,
+});
+
+/** {@link firstPage}'s statements, made when first used. */
+const FIRST_PAGES = new Map<number, PreparedStatement>();
+
 /** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
 const IS_SEARCHABLE: PreparedStatement = {
   name: 'blogs.searchable',
@@ -220,7 +235,10 @@ export class BlogsRepository {
    * their total.
    */
   async findPage(limit: number, offset: number, now: Date): Promise<BlogPage> {
-    const { rows } = await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset, now]);
+    const { rows } =
+      offset === 0
+        ? await this.sql.onReplica<Row>(this.firstPageStatement(limit), [now])
+        : await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset, now]);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
     const items = await this.withTagNames(rows.filter((row) => row.id !== null).map((row) => this.toEntity(row)));
@@ -302,6 +320,15 @@ export class BlogsRepository {
   /** The parameters $1-$5 of {@link WRITABLE}. */
   private writable(id: number, { owner, versions, now }: WriteCondition): unknown[] {
     return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
+  }
+
+  private firstPageStatement(limit: number): PreparedStatement {
+    let statement = FIRST_PAGES.get(limit);
+    if (statement === undefined) {
+      statement = firstPage(limit);
+      FIRST_PAGES.set(limit, statement);
+    }
+    return statement;
   }
 
   /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */
