@@ -11,16 +11,16 @@
 //   --rounds R         runs per scenario and server, alternating baseline and service(s), the
 //                      services' order rotating by one each round; the table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
-//                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,create-uncounted,update,patch,delete,
-//                      mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
+//                      create-uncounted,update,patch,delete,mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter)
 //                      (list-author: one author's ~1,000 blogs at 1M; search-rare / search-common: a word in
 //                      1 of 10,000 / 1 of 10 blogs; cursor-deep: page 1,000 of a cursor walk; delete: blogs
 //                      seeded for each run, one request each)
-//                      (list-tag: `?tag=` of one tag, drawn per request with probability ∝ 1/k from the 1,000
-//                      seeded tags (bench/tags.mjs); tags: `GET /tags?limit=10` (live counts, most blogs first);
-//                      read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
+//                      (list-tag: `?tag=<slug>&limit=10&offset=0`, the tag drawn per request as the seeding
+//                      draws them, tag-k with probability ∝ 1/k (bench/tags.mjs); tags: `GET /tags?limit=10`,
+//                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
@@ -38,6 +38,8 @@
 //                      the reference of the ratios): direct; pgbouncer (PgBouncer in transaction mode,
 //                      default_pool_size 20, in front of the same database, DATABASE_POOLER=pgbouncer);
 //                      replica (a streaming replica made with pg_basebackup -R, in DATABASE_READ_URLS)
+// Seeded blogs have 0–5 of the tags `tag-1` … `tag-1000` (stored first), tag-k drawn with probability
+// ∝ 1/k; the large and the bench's own blogs have none.
 // Database: DATABASE_URL when set (used as it is, blogs are added to it), else a fresh database on
 // postgres://postgres@127.0.0.1:5432 that is dropped at the end; with the replica topology, a
 // throwaway primary cluster (initdb on a free port) that every server and topology uses, since
