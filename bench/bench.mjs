@@ -11,13 +11,16 @@
 //   --rounds R         runs per scenario and server, alternating baseline and service(s), the
 //                      services' order rotating by one each round; the table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
-//                      cursor-deep,list-large,list-large-compressed,create,create-uncounted,update,patch,delete,
-//                      mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
+//                      create-uncounted,update,patch,delete,mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter)
 //                      (list-author: one author's ~1,000 blogs at 1M; search-rare / search-common: a word in
 //                      1 of 10,000 / 1 of 10 blogs; cursor-deep: page 1,000 of a cursor walk; delete: blogs
 //                      seeded for each run, one request each)
+//                      (list-tag: `?tag=<slug>&limit=10&offset=0`, the tag drawn per request as the seeding
+//                      draws them, tag-k with probability ∝ 1/k (bench/tags.mjs); tags: `GET /tags?limit=10`,
+//                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
@@ -35,6 +38,8 @@
 //                      the reference of the ratios): direct; pgbouncer (PgBouncer in transaction mode,
 //                      default_pool_size 20, in front of the same database, DATABASE_POOLER=pgbouncer);
 //                      replica (a streaming replica made with pg_basebackup -R, in DATABASE_READ_URLS)
+// Seeded blogs have 0–5 of the tags `tag-1` … `tag-1000` (stored first), tag-k drawn with probability
+// ∝ 1/k; the large and the bench's own blogs have none.
 // Database: DATABASE_URL when set (used as it is, blogs are added to it), else a fresh database on
 // postgres://postgres@127.0.0.1:5432 that is dropped at the end; with the replica topology, a
 // throwaway primary cluster (initdb on a free port) that every server and topology uses, since
@@ -54,6 +59,7 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { CHECK, checkBudget, readBudget } from './check.mjs';
 import { dockerNodeOptions, prepareRelease } from './release.mjs';
+import { TAG_CUMULATIVE, TAGS, tagSlug } from './tags.mjs';
 import { startPgBouncer, startPostgres, stopAll, treeCpuMs } from './topology.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,6 +71,9 @@ const ALL_SCENARIOS = [
   'search-rare',
   'search-common',
   'cursor-deep',
+  'list-tag',
+  'tags',
+  'read-slug',
   'list-large',
   'list-large-compressed',
   'create',
@@ -81,7 +90,13 @@ const SMOKE = { rows: 1000, duration: 1, connections: 10, rounds: 1 };
 const STORM_READ_CONNECTIONS = 10;
 const STORM_READ_RATE = 200;
 /** The scenarios of each list filter, which an older release without that filter skips. */
-const FILTERED = { author: ['list-author'], q: ['search-rare', 'search-common', 'search-storm'] };
+const FILTERED = {
+  author: ['list-author'],
+  q: ['search-rare', 'search-common', 'search-storm'],
+  tag: ['list-tag'],
+};
+/** The scenarios of the tags (`tags`, the tags of blogs, slugs), which a release or a store without them skips. */
+const TAGGED = ['list-tag', 'tags', 'read-slug'];
 /** Blogs of ~10 kB content, the oldest of all, that the list-large scenarios page through 100 at a time. */
 const LARGE_BLOGS = 100;
 /** Scenarios run with the blog counter's insert trigger disabled, to show what the counter costs. */
@@ -235,6 +250,7 @@ async function main() {
   const stores = [...new Set(servers.map((server) => server.store))];
   for (const { db: pool } of stores) {
     await seedLargeBlogs(pool);
+    await seedTags(pool);
   }
   for (const own of stores) own.updateIds = await seedOwnBlogs(own.db);
 
@@ -269,6 +285,7 @@ async function main() {
       const mine = servers.filter((server) => server.store === own);
       step.pagesChecked += await checkPages(own.db, mine);
       step.filtersChecked += await checkFilters(own.db, mine);
+      step.filtersChecked += await checkTags(own, mine);
     }
     for (const scenario of scenarios) {
       const runs = Object.fromEntries(servers.map((server) => [server.name, []]));
@@ -515,6 +532,16 @@ async function hasCounter(db) {
 }
 const counters = new WeakMap();
 
+/** Whether `db` has the tables of tags (an older release's schema may not). */
+async function hasTags(db) {
+  if (!tagTables.has(db)) {
+    const { rows } = await db.query(`SELECT to_regclass('tags') IS NOT NULL AS tagged`);
+    tagTables.set(db, rows[0].tagged);
+  }
+  return tagTables.get(db);
+}
+const tagTables = new WeakMap();
+
 async function countBlogs(db) {
   const counted = await hasCounter(db);
   const { rows } = await db.query(
@@ -591,6 +618,29 @@ const AUTHORS = 1000;
 const LIST_AUTHOR = 'Author 7';
 
 /**
+ * SQL (a LATERAL item of the seeding's FROM, over the blog number `g`; $4 is {@link TAG_CUMULATIVE} but its last):
+ * `tags.slugs`, the blog's 0–5 tags. Hashes of -(16g + i), a range apart from the words' 64g + i, give the number of
+ * tags (i = 0: 0–5, each one in 6) and 12 candidates (i = 1 … 12), each a Zipf draw as bench/tags.mjs's `zipfTag`:
+ * `width_bucket(u, $4) + 1` is the first k whose cumulative weight passes the uniform u. The first distinct
+ * candidates in draw order are the tags: a popular tag drawn twice is taken once, and the rare blog whose 12 draws
+ * hold fewer distinct tags than its number has fewer.
+ */
+const SEED_TAGS = `LATERAL (SELECT coalesce(array_agg('tag-' || d.k ORDER BY d.first), '{}') AS slugs
+  FROM (SELECT c.k, min(c.i) AS first FROM (
+      SELECT i, width_bucket(((hashint4(-(g * 16 + i)) & 2147483647) / 2147483648.0)::float8, $4::float8[]) + 1 AS k
+      FROM generate_series(1, 12) i) c
+    GROUP BY c.k ORDER BY min(c.i) LIMIT (hashint4(-(g * 16)) & 2147483647) % 6) d) tags`;
+
+/**
+ * SQL (a CTE after the seeding's `inserted`): what the tag counter's insert trigger adds for the inserted blogs, in
+ * one statement; shard 0, as the migration's backfill.
+ */
+const SEED_TAG_COUNTS = `counted AS (INSERT INTO tag_counts (tag_slug, shard, n)
+  SELECT s, 0, count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
+  WHERE inserted.published_at IS NOT NULL GROUP BY s ORDER BY s
+  ON CONFLICT (tag_slug, shard) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`;
+
+/**
  * Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans.
  * @returns [first, last] id of the blogs it inserted (consecutive), or undefined when it inserted none.
  */
@@ -600,25 +650,53 @@ async function seed(db, target) {
   if (count >= target) return undefined;
   let first;
   let last;
-  log(`seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs`);
+  const tagged = await hasTags(db);
+  // The tag counter's row trigger would run once per tagged blog (three times the seeding's time): off while a batch
+  // is inserted, in its transaction (so no other session sees it off), the batch's counts added by the statement.
+  const bulkCounts =
+    tagged &&
+    (
+      await db.query(
+        `SELECT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'blogs'::regclass
+           AND tgname = 'blogs_count_tags_inserted' AND tgenabled <> 'D') AS "on"`,
+      )
+    ).rows[0].on;
+  log(
+    `seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs${tagged ? '' : ' (no tags: no tags table)'}`,
+  );
   while (count < target) {
     const batch = Math.min(SEED_BATCH, target - count);
     // Seeded blogs are older than anything the scenarios create, spaced one second apart; 60 words
-    // of content and 4 of title, drawn by a hash of the blog's number.
-    const { rows } = await db.query(
-      `WITH inserted AS (INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
-       SELECT initcap(words.title) || ' ' || g, words.content
-           || CASE WHEN g % 10 = 3 THEN ' ${COMMON_WORD}' ELSE '' END
-           || CASE WHEN g % 10000 = 7 THEN ' ${RARE_WORD}' ELSE '' END,
-         'Author ' || (g % ${AUTHORS}), 'seed', t, t
-       FROM generate_series($1::int, $2::int) g,
-         LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts,
-         LATERAL (SELECT string_agg(w.word, ' ') FILTER (WHERE i <= 4) AS title, string_agg(w.word, ' ') AS content
-           FROM generate_series(1, 60) i,
-             LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
-       RETURNING id) SELECT min(id) AS first, max(id) AS last FROM inserted`,
-      [count + 1, count + batch, VOCABULARY],
-    );
+    // of content and 4 of title, drawn by a hash of the blog's number; 0–5 tags (SEED_TAGS).
+    const client = await db.connect();
+    let rows;
+    try {
+      await client.query('BEGIN');
+      if (bulkCounts) await client.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_tags_inserted');
+      ({ rows } = await client.query(
+        `WITH inserted AS (INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at${tagged ? ', tag_slugs' : ''})
+         SELECT initcap(words.title) || ' ' || g, words.content
+             || CASE WHEN g % 10 = 3 THEN ' ${COMMON_WORD}' ELSE '' END
+             || CASE WHEN g % 10000 = 7 THEN ' ${RARE_WORD}' ELSE '' END,
+           'Author ' || (g % ${AUTHORS}), 'seed', t, t${tagged ? ', tags.slugs' : ''}
+         FROM generate_series($1::int, $2::int) g,
+           LATERAL (SELECT timestamptz '2020-01-01' + g * interval '1 second' AS t) ts,
+           LATERAL (SELECT string_agg(w.word, ' ') FILTER (WHERE i <= 4) AS title, string_agg(w.word, ' ') AS content
+             FROM generate_series(1, 60) i,
+               LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
+           ${tagged ? `, ${SEED_TAGS}` : ''}
+         RETURNING id${bulkCounts ? ', published_at, tag_slugs' : ''})${bulkCounts ? `, ${SEED_TAG_COUNTS}` : ''}
+         SELECT min(id) AS first, max(id) AS last FROM inserted`,
+        [count + 1, count + batch, VOCABULARY, ...(tagged ? [TAG_CUMULATIVE.slice(0, -1)] : [])],
+      ));
+      if (bulkCounts) await client.query('ALTER TABLE blogs ENABLE TRIGGER blogs_count_tags_inserted');
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
     first ??= rows[0].first;
     last = rows[0].last;
     count += batch;
@@ -714,6 +792,8 @@ async function checkFilters(db, servers) {
     ['author', LIST_AUTHOR, 'author = $1'],
     ['q', COMMON_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
     ['q', RARE_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
+    // The most popular tag, one of the middle and the least popular (perhaps on no blog at a small size).
+    ...((await hasTags(db)) ? [1, 30, TAGS].map((k) => ['tag', tagSlug(k), '$1 = ANY(tag_slugs)']) : []),
   ];
   for (const [parameter, value, where] of cases) {
     const { rows } = await db.query(
@@ -746,6 +826,60 @@ async function checkFilters(db, servers) {
   return cases.length;
 }
 
+/**
+ * Checks the tag list's first page (`GET /tags`) against counts over the blogs' tags, and that a seeded blog's slug
+ * is `blog-<id>` and reads back by it (read-slug), on every server of `store`. @throws on any difference; a release
+ * that differs, or a store without tags, skips the scenarios of tags instead.
+ */
+async function checkTags({ db, readIds }, servers) {
+  const skip = (server, why) => {
+    if (!server.release) throw new Error(`${server.name}: ${why}`);
+    log(`${server.name}: ${why}: it skips ${TAGGED.join(', ')}`);
+    server.skip = new Set([...(server.skip ?? []), ...TAGGED]);
+  };
+  if (!(await hasTags(db))) {
+    for (const server of servers) skip(server, 'no tags table');
+    return 0;
+  }
+  const { rows } = await db.query(
+    `SELECT s AS slug, t.name, count(*)::int AS count, count(*) OVER ()::int AS total
+     FROM blogs, unnest(tag_slugs) s JOIN tags t ON t.slug = s
+     WHERE published_at <= now() GROUP BY s, t.name ORDER BY count(*) DESC, s COLLATE "C" LIMIT 10`,
+  );
+  const expected = JSON.stringify({ total: rows[0]?.total ?? 0, data: rows.map(({ total: _t, ...tag }) => tag) });
+  const [firstId, lastId] = readIds;
+  const { rows: unslugged } = await db.query(
+    `SELECT count(*)::int AS n FROM blogs WHERE id BETWEEN $1 AND $2 AND slug IS DISTINCT FROM 'blog-' || id`,
+    [firstId, lastId],
+  );
+  if (unslugged[0].n > 0) throw new Error(`${unslugged[0].n} seeded blogs have a slug other than blog-<id>`);
+  const ids = [firstId, Math.floor((firstId + lastId) / 2), lastId];
+  for (const server of servers) {
+    const body = await (await fetch(`${server.url}/api/v1/tags?limit=10`)).json().catch(() => ({}));
+    const got = JSON.stringify({ total: body.total, data: body.data });
+    if (got !== expected) {
+      skip(server, `tags: ${got}, expected ${expected}`);
+      continue;
+    }
+    for (const id of ids) {
+      const response = await fetch(`${server.url}/api/v1/blogs/slug/blog-${id}`, { redirect: 'manual' });
+      const blog = await response.json().catch(() => ({}));
+      if (response.status !== 200 || blog.id !== id) {
+        skip(server, `blog-${id} answered ${response.status} with id ${blog.id}`);
+        break;
+      }
+    }
+  }
+  log(
+    `tags: total ${(rows[0]?.total ?? 0).toLocaleString('en')} and first page match SQL, and blog-${ids.join(', blog-')} ` +
+      `read back by slug, on ${servers
+        .filter((server) => !server.skip?.has('tags'))
+        .map((server) => server.name)
+        .join(', ')}`,
+  );
+  return 1 + ids.length;
+}
+
 /** The list-large scenarios' blogs: older than every seeded one, so they stay the last page. */
 async function seedLargeBlogs(db) {
   await db.query(
@@ -755,6 +889,20 @@ async function seedLargeBlogs(db) {
      FROM generate_series(1, $1::int) g, LATERAL (SELECT timestamptz '2000-01-01' + g * interval '1 second' AS t) s`,
     [LARGE_BLOGS],
   );
+}
+
+/**
+ * The tags `tag-1` … `tag-1000` (`Tag 1` …), which seeded blogs name: a blog that is no draft may only name a
+ * stored tag (its counter row refers to it). Once per store, and not in a store without tags (an older release's).
+ */
+async function seedTags(db) {
+  if (!(await hasTags(db))) return;
+  const { rowCount } = await db.query(
+    `INSERT INTO tags (slug, name) SELECT 'tag-' || k, 'Tag ' || k FROM generate_series(1, $1::int) k
+     ON CONFLICT (slug) DO NOTHING`,
+    [TAGS],
+  );
+  log(`${rowCount.toLocaleString('en')} tags stored`);
 }
 
 /** The blogs the update scenario rewrites: owned by the bench token's subject. */

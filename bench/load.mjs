@@ -6,9 +6,11 @@
 //        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
 //        deleteIds: [first, last], stormReadConnections, stormReadRate: number,
 //        amount?: number (that many requests on one connection instead of `duration`: a probe) }
+// list-tag draws its tag per request from bench/tags.mjs's Zipf weights; read-slug reads `blog-<id>`, ids as read-one's.
 // search-storm runs two loads at once, search-common on `connections` and read-one on
 // `stormReadConnections` at `stormReadRate` req/s in all; the read-one figures are under `companion`.
 import autocannon from 'autocannon';
+import { tagSlug, zipfTag } from './tags.mjs';
 
 const job = JSON.parse(process.argv[2]);
 const { scenario, token, ids, updateIds, deepOffset, largeOffset, deleteIds } = job;
@@ -29,6 +31,10 @@ const blogBody = () => {
 /** Each scenario as an autocannon request whose `setupRequest` picks the concrete request. */
 const requests = {
   'read-one': () => ({ method: 'GET', path: `/api/v1/blogs/${randomId()}` }),
+  // Seeded blogs have the slug `blog-<id>`.
+  'read-slug': () => ({ method: 'GET', path: `/api/v1/blogs/slug/blog-${randomId()}` }),
+  'list-tag': () => ({ method: 'GET', path: `/api/v1/blogs?tag=${tagSlug(zipfTag(Math.random()))}&limit=10&offset=0` }),
+  tags: () => ({ method: 'GET', path: '/api/v1/tags?limit=10' }),
   'list-first': () => ({ method: 'GET', path: '/api/v1/blogs?limit=10&offset=0' }),
   'list-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&offset=${deepOffset}` }),
   'list-large': () => ({ method: 'GET', path: `/api/v1/blogs?limit=100&offset=${largeOffset}` }),

@@ -5,9 +5,12 @@
 // the service's own code cost. It is the ceiling a Node process reaches here: keep it simple and
 // never make it slower than it needs to be.
 //
-// The list also takes `author`, `q` (full-text search) and `cursor` (keyset paging, newest first),
-// the filters the bench's scenarios use, with the same exact `total` and a signed `nextCursor` of
-// its own format; PATCH (merge patch of the given fields) and DELETE complete the writes.
+// The list also takes `author`, `q` (full-text search), `tag` (one tag slug, its total from the tag's
+// counter as the service reads it) and `cursor` (keyset paging, newest first), the filters the bench's
+// scenarios use, with the same exact `total` and a signed `nextCursor` of its own format; PATCH (merge
+// patch of the given fields) and DELETE complete the writes. `GET /api/v1/blogs/slug/<slug>` reads a
+// blog by its slug (or an earlier one, without the service's 301) and `GET /api/v1/tags` lists the
+// tags with their live counts, most blogs first.
 //
 // Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -18,6 +21,9 @@ const INT4_MAX = 2_147_483_647;
 const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
 const MAX_BODY_BYTES = 1_048_576;
 const LIMITS = { title: 200, content: 100_000, author: 100 };
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_MAX_LENGTH = 200;
+const TAG_SLUG_MAX_LENGTH = 50;
 const secret = Buffer.from(process.env.JWT_SECRET ?? '', 'utf8');
 // jit=off as the service sets it: JIT compilation costs more than these statements run.
 const pool = new pg.Pool({
@@ -27,6 +33,13 @@ const pool = new pg.Pool({
 });
 
 const COLUMNS = 'id, title, content, author, created_at AS "createdAt", updated_at AS "updatedAt"';
+/**
+ * The live count of the tag ($1::text[])[1] at $2 (its counter less its scheduled blogs), the service's statements'
+ * `liveTagCount`.
+ */
+const liveTagCount =
+  `((SELECT coalesce(sum(c.n), 0) FROM tag_counts c WHERE c.tag_slug = ($1::text[])[1]) - (SELECT count(*) FROM blogs b ` +
+  `WHERE b.published_at > $2 AND b.published_at < 'infinity' AND ($1::text[])[1] = ANY(b.tag_slugs)))::int8`;
 // Named statements: each connection parses and plans them once.
 const SQL = {
   readOne: { name: 'read-one', text: `SELECT ${COLUMNS} FROM blogs WHERE id = $1` },
@@ -78,6 +91,32 @@ const SQL = {
       `(SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3)) ` +
       `SELECT (SELECT count(*) FROM matches) AS total, page.* FROM (VALUES (1)) one ` +
       `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
+  },
+  // The blog whose slug is $1, else the one that held it before.
+  readSlug: {
+    name: 'read-slug',
+    text:
+      `SELECT ${COLUMNS} FROM blogs WHERE id = COALESCE((SELECT id FROM blogs WHERE slug = $1), ` +
+      `(SELECT blog_id FROM blog_slugs WHERE slug = $1))`,
+  },
+  // The live blogs with the tag $1 (a one-element text[]) at $2, newest first: $3 is one more than asked.
+  tag: {
+    name: 'tag',
+    text:
+      `SELECT t.total, p.* FROM (SELECT ${liveTagCount} AS total) t LEFT JOIN (SELECT ${COLUMNS} FROM blogs ` +
+      `WHERE tag_slugs @> $1::text[] AND COALESCE(published_at, 'infinity') <= $2 ORDER BY created_at DESC, id DESC ` +
+      `LIMIT $3 OFFSET $4) p ON true ORDER BY p."createdAt" DESC, p.id DESC`,
+  },
+  // Tags with live blogs at $3 (counters less scheduled blogs), most blogs first, $1 from $2, and their number.
+  tags: {
+    name: 'tags',
+    text:
+      `WITH live AS (SELECT d.slug, sum(d.n)::int8 AS count FROM (SELECT c.tag_slug AS slug, c.n FROM tag_counts c ` +
+      `UNION ALL SELECT s.slug, -1 FROM blogs b CROSS JOIN LATERAL unnest(b.tag_slugs) AS s(slug) ` +
+      `WHERE b.published_at > $3 AND b.published_at < 'infinity') d GROUP BY d.slug HAVING sum(d.n) > 0) ` +
+      `SELECT n.total, p.* FROM (SELECT count(*)::int8 AS total FROM live) n LEFT JOIN (SELECT t.slug, t.name, l.count ` +
+      `FROM live l JOIN tags t ON t.slug = l.slug ORDER BY count DESC, slug LIMIT $1 OFFSET $2) p ON true ` +
+      `ORDER BY count DESC, slug`,
   },
 };
 
@@ -190,6 +229,18 @@ async function handle(req, res) {
   const url = new URL(req.url, 'http://x');
   const path = url.pathname;
   if (path === '/health/live') return send(res, 200, { status: 'ok' });
+  if (path === '/api/v1/tags' && req.method === 'GET') {
+    const params = url.searchParams;
+    const limit = intParam(params.get('limit'), 1, 100, 10);
+    const offset = intParam(params.get('offset'), 0, INT4_MAX, 0);
+    if (limit === undefined || offset === undefined || (params.get('sort') ?? '-count') !== '-count') {
+      return error(res, 400, 'bad query');
+    }
+    const { rows } = await pool.query({ ...SQL.tags, values: [limit, offset, new Date()] });
+    const data =
+      rows[0].slug === null ? [] : rows.map(({ slug, name, count }) => ({ slug, name, count: Number(count) }));
+    return send(res, 200, { data, total: Number(rows[0].total), limit, offset });
+  }
   if (!path.startsWith('/api/v1/blogs')) return error(res, 404, 'Not Found');
   const rest = path.slice('/api/v1/blogs'.length);
 
@@ -197,10 +248,15 @@ async function handle(req, res) {
     const params = url.searchParams;
     const limit = intParam(params.get('limit'), 1, 100, 10);
     const offset = intParam(params.get('offset'), 0, INT4_MAX, 0);
-    const [author, q, cursor] = ['author', 'q', 'cursor'].map((name) => params.get(name));
+    const [author, q, cursor, tag] = ['author', 'q', 'cursor', 'tag'].map((name) => params.get(name));
     if (limit === undefined || offset === undefined) return error(res, 400, 'bad query');
     if ((author !== null && (author.length < 1 || author.length > 100)) || (q !== null && q.length > 200)) {
       return error(res, 400, 'bad query');
+    }
+    if (tag !== null) {
+      if (tag.length > TAG_SLUG_MAX_LENGTH || !SLUG.test(tag)) return error(res, 400, 'bad tag');
+      const { rows } = await pool.query({ ...SQL.tag, values: [[tag], new Date(), limit + 1, offset] });
+      return sendPage(res, rows, limit, offset, rows.length > limit);
     }
     if (cursor !== null) {
       const position = positionOf(cursor);
@@ -221,6 +277,12 @@ async function handle(req, res) {
     if (!validInput(body)) return error(res, 400, 'bad body');
     const { rows } = await pool.query({ ...SQL.create, values: [body.title, body.content, body.author, sub] });
     return send(res, 201, rows[0], { location: `/api/v1/blogs/${rows[0].id}` });
+  }
+  if (rest.startsWith('/slug/') && req.method === 'GET') {
+    const slug = rest.slice('/slug/'.length);
+    if (slug.length > SLUG_MAX_LENGTH || !SLUG.test(slug)) return error(res, 400, 'bad slug');
+    const { rows } = await pool.query({ ...SQL.readSlug, values: [slug] });
+    return rows.length === 0 ? error(res, 404, 'Not Found') : send(res, 200, rows[0]);
   }
   const idText = rest.startsWith('/') ? rest.slice(1) : undefined;
   if (idText === undefined) return error(res, 404, 'Not Found');
