@@ -21,11 +21,12 @@ export interface TagPage {
 
 /**
  * Each tag's live count ($3: now): its counter, less its scheduled blogs (few: read through `IDX_blogs_published_at_id`);
- * only tags with live blogs (docs/architecture.md, "Tags").
+ * only tags with live blogs (docs/architecture.md, "Tags"). Summed as `int4` into an `int8` (a shard counts fewer
+ * blogs than there are ids): the `int8` sum is a `numeric` one, about a fifth slower over every counter row.
  */
 const LIVE_COUNTS = `"live" AS (
-  SELECT d."slug", sum(d."n")::int8 AS "count" FROM (
-    SELECT c."tag_slug" AS "slug", c."n" FROM "tag_counts" c
+  SELECT d."slug", sum(d."n") AS "count" FROM (
+    SELECT c."tag_slug" AS "slug", c."n"::int4 FROM "tag_counts" c
     UNION ALL
     SELECT s."slug", -1 FROM "blogs" b CROSS JOIN LATERAL unnest(b."tag_slugs") AS s("slug") WHERE ${scheduledSql('$3', 'b.')}
   ) d GROUP BY d."slug" HAVING sum(d."n") > 0)`;
