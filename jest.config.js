@@ -32,4 +32,7 @@ module.exports = {
     },
   ],
   testTimeout: 60000,
+  // A worker per core (jest's default leaves one to itself): e2e files spend much of their time waiting on the
+  // database and on spawned processes, and each has its own database, so two workers on 2 cores halve the e2e runs.
+  maxWorkers: '100%',
 };

@@ -464,7 +464,7 @@ describe('blogs: publishing and slugs (e2e)', () => {
 
 describe('migration AddPublishing on a table that already has blogs (e2e)', () => {
   it('publishes them when they were created, gives them the slugs of their titles, and keeps the counter', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ empty: true });
     const env = database.env;
     // Migrations run on the direct session (DATABASE_MIGRATION_URL when the run goes through PgBouncer).
     const url = env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL;

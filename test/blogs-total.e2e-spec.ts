@@ -75,7 +75,7 @@ describe('list total: the trigger-kept counter (e2e)', () => {
 
 describe('migration CountBlogs on a table that already has blogs (e2e)', () => {
   it('starts the counter at the number of existing blogs', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ empty: true });
     const env = database.env;
     // Migrations run on the direct session (DATABASE_MIGRATION_URL when the run goes through PgBouncer).
     const url = env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL;

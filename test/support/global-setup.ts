@@ -1,6 +1,6 @@
 import { pgBouncerUnavailableReason, ThrowawayPgBouncer } from './pgbouncer';
 import { ReplicatedCluster, replicatedClusterUnavailableReason } from './replicated-postgres';
-import { adminQuery, E2E_ENV } from './test-database';
+import { adminQuery, createEmbeddedTemplate, E2E_ENV } from './test-database';
 
 /** The PgBouncer of a `TEST_VIA_PGBOUNCER=1` run, for the global teardown (same process). */
 export const RUN_PGBOUNCER = Symbol.for('blog-service e2e PgBouncer');
@@ -9,7 +9,7 @@ export const RUN_REPLICATED_CLUSTER = Symbol.for('blog-service e2e replicated cl
 
 // Runs once before the e2e workers start (they inherit this process's environment): with
 // DATABASE_URL set, each test file gets a fresh database on that server, named with this run's
-// prefix; without it, each file gets a fresh embedded database. With TEST_VIA_PGBOUNCER=1 as well,
+// prefix; without it, each file gets a fresh embedded database, a copy of one migrated here. With TEST_VIA_PGBOUNCER=1 as well,
 // a PgBouncer in transaction pooling mode is started in front of the server and the apps go through it.
 // With TEST_WITH_REPLICA=1 the run's server is a throwaway primary of its own instead (DATABASE_URL is not used)
 // with one streaming replica the apps read from (DATABASE_READ_URLS); replication is synchronous with
@@ -32,6 +32,7 @@ export default async function globalSetup(): Promise<void> {
     if (viaPgBouncer)
       throw new Error('TEST_VIA_PGBOUNCER=1 needs DATABASE_URL: the PostgreSQL server to put PgBouncer in front of');
     delete process.env[E2E_ENV.serverUrl];
+    process.env[E2E_ENV.embeddedTemplate] = await createEmbeddedTemplate();
     return;
   }
   await adminQuery(serverUrl, 'SELECT 1'); // fail fast, with the driver's message, if unreachable

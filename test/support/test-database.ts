@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { applySessionSettings } from './pgbouncer';
 
 /** Environment keys the global setup hands to the test workers. */
@@ -14,6 +16,8 @@ export const E2E_ENV = {
   pgBouncerUrl: 'E2E_PGBOUNCER_URL',
   /** Comma-separated `postgres://…` of the server's streaming replicas when the run has them (`TEST_WITH_REPLICA=1`). */
   readServerUrls: 'E2E_READ_SERVER_URLS',
+  /** An embedded data directory with every migration applied, which each embedded test database starts as a copy of. */
+  embeddedTemplate: 'E2E_EMBEDDED_TEMPLATE',
 } as const;
 
 /** Where one test file's app keeps its data; `drop` removes it. */
@@ -35,15 +39,18 @@ export function withDatabase(url: string, database: string): string {
 }
 
 /**
- * A fresh, empty database for one test file: a new database on the run's PostgreSQL server, or a
- * new embedded data directory when the run has no server. Migrations are applied by the app. When the run
+ * A fresh database for one test file: a new, empty database on the run's PostgreSQL server, whose migrations the app
+ * applies, or a new embedded data directory when the run has no server: a copy of the run's migrated one
+ * ({@link createEmbeddedTemplate}; a PGlite cluster made and migrated costs 6 s), or empty with `empty`. When the run
  * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says; when it has
  * replicas, the app reads from them (replication is synchronous there: they have the database once it is created).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({ empty = false }: { empty?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env[E2E_ENV.serverUrl];
   if (!serverUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'blog-e2e-'));
+    const template = process.env[E2E_ENV.embeddedTemplate];
+    if (!empty && template) cpSync(template, dataDir, { recursive: true });
     return {
       kind: 'embedded',
       env: { DATA_DIR: dataDir },
@@ -88,4 +95,17 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<{ rows
   } finally {
     await client.end();
   }
+}
+
+/** An embedded data directory with every migration applied, for {@link createTestDatabase} to copy; the caller removes it. */
+export async function createEmbeddedTemplate(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'blog-e2e-template-'));
+  const dataSource = new DataSource(buildDataSourceOptions({ url: undefined, dataDir }));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+  } finally {
+    await dataSource.destroy();
+  }
+  return dataDir;
 }
