@@ -379,7 +379,7 @@ async function releaseServes(server, scenario, step) {
   if (server.skip?.has(scenario)) return false;
   let why;
   try {
-    if (UNCOUNTED.has(scenario) && !(await hasCounter(server.store.db))) why = 'no blog_counts';
+    if (UNCOUNTED.has(scenario) && !(await hasTable(server.store.db, 'blog_counts'))) why = 'no blog_counts';
     else {
       const probe = await runLoad({ ...(await prepareRun(server, scenario, step)), url: server.url, amount: 1 });
       if (probe.non2xx + probe.errors + probe.timeouts > 0) why = `answered ${JSON.stringify(probe.statusCodes)}`;
@@ -522,28 +522,20 @@ function freePort() {
   });
 }
 
-/** Whether `db` has the counter table `blog_counts` (an older release's schema may not). */
-async function hasCounter(db) {
-  if (!counters.has(db)) {
-    const { rows } = await db.query(`SELECT to_regclass('blog_counts') IS NOT NULL AS counted`);
-    counters.set(db, rows[0].counted);
+/** Whether `db` has the table `name` (an older release's schema may not have `blog_counts` or `tags`). */
+async function hasTable(db, name) {
+  let known = tables.get(db);
+  if (known === undefined) tables.set(db, (known = new Map()));
+  if (!known.has(name)) {
+    const { rows } = await db.query(`SELECT to_regclass($1) IS NOT NULL AS "exists"`, [name]);
+    known.set(name, rows[0].exists);
   }
-  return counters.get(db);
+  return known.get(name);
 }
-const counters = new WeakMap();
-
-/** Whether `db` has the tables of tags (an older release's schema may not). */
-async function hasTags(db) {
-  if (!tagTables.has(db)) {
-    const { rows } = await db.query(`SELECT to_regclass('tags') IS NOT NULL AS tagged`);
-    tagTables.set(db, rows[0].tagged);
-  }
-  return tagTables.get(db);
-}
-const tagTables = new WeakMap();
+const tables = new WeakMap();
 
 async function countBlogs(db) {
-  const counted = await hasCounter(db);
+  const counted = await hasTable(db, 'blog_counts');
   const { rows } = await db.query(
     counted ? 'SELECT sum(n)::int8 AS total FROM blog_counts' : 'SELECT count(*) AS total FROM blogs',
   );
@@ -581,7 +573,7 @@ async function checkPages(db, servers) {
  */
 async function setCounter(stores, enabled) {
   for (const { db } of stores) {
-    if (!(await hasCounter(db))) continue;
+    if (!(await hasTable(db, 'blog_counts'))) continue;
     await db.query(`ALTER TABLE blogs ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER blogs_count_inserted`);
     if (enabled) {
       await db.query(`UPDATE blog_counts SET n = CASE WHEN shard = 0 THEN (SELECT count(*) FROM blogs) ELSE 0 END`);
@@ -632,13 +624,17 @@ const SEED_TAGS = `LATERAL (SELECT coalesce(array_agg('tag-' || d.k ORDER BY d.f
     GROUP BY c.k ORDER BY min(c.i) LIMIT (hashint4(-(g * 16)) & 2147483647) % 6) d) tags`;
 
 /**
- * SQL (a CTE after the seeding's `inserted`): what the tag counter's insert trigger adds for the inserted blogs, in
- * one statement; shard 0, as the migration's backfill.
+ * SQL (CTEs after the seeding's `inserted`), by the insert trigger whose work each does for the inserted blogs in one
+ * statement: the tag counter (shard 0, as the migration's backfill) and the tag index (`blog_tags`).
  */
-const SEED_TAG_COUNTS = `counted AS (INSERT INTO tag_counts (tag_slug, shard, n)
-  SELECT s, 0, count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
-  WHERE inserted.published_at IS NOT NULL GROUP BY s ORDER BY s
-  ON CONFLICT (tag_slug, shard) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`;
+const SEED_TAG_ROWS = {
+  blogs_count_tags_inserted: `counted AS (INSERT INTO tag_counts (tag_slug, shard, n)
+    SELECT s, 0, count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
+    WHERE inserted.published_at IS NOT NULL GROUP BY s ORDER BY s
+    ON CONFLICT (tag_slug, shard) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`,
+  blogs_index_tags_inserted: `indexed AS (INSERT INTO blog_tags (tag_slug, blog_created_at, blog_id)
+    SELECT DISTINCT s, inserted.created_at, inserted.id FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s)`,
+};
 
 /**
  * Inserts seeded blogs until there are `target`, in batches, then vacuums for index-only scans.
@@ -650,17 +646,17 @@ async function seed(db, target) {
   if (count >= target) return undefined;
   let first;
   let last;
-  const tagged = await hasTags(db);
-  // The tag counter's row trigger would run once per tagged blog (three times the seeding's time): off while a batch
-  // is inserted, in its transaction (so no other session sees it off), the batch's counts added by the statement.
-  const bulkCounts =
-    tagged &&
-    (
-      await db.query(
-        `SELECT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'blogs'::regclass
-           AND tgname = 'blogs_count_tags_inserted' AND tgenabled <> 'D') AS "on"`,
-      )
-    ).rows[0].on;
+  const tagged = await hasTable(db, 'tags');
+  // The tag triggers (counter and index) would run once per tagged blog (three times the seeding's time each): off while
+  // a batch is inserted, in its transaction (so no other session sees them off), their rows written by the statement.
+  const enabled = tagged
+    ? (
+        await db.query(
+          `SELECT tgname FROM pg_trigger WHERE tgrelid = 'blogs'::regclass AND tgname = ANY($1) AND tgenabled <> 'D'`,
+          [Object.keys(SEED_TAG_ROWS)],
+        )
+      ).rows.map((row) => row.tgname)
+    : [];
   log(
     `seeding ${count.toLocaleString('en')} → ${target.toLocaleString('en')} blogs${tagged ? '' : ' (no tags: no tags table)'}`,
   );
@@ -672,7 +668,7 @@ async function seed(db, target) {
     let rows;
     try {
       await client.query('BEGIN');
-      if (bulkCounts) await client.query('ALTER TABLE blogs DISABLE TRIGGER blogs_count_tags_inserted');
+      for (const trigger of enabled) await client.query(`ALTER TABLE blogs DISABLE TRIGGER ${trigger}`);
       ({ rows } = await client.query(
         `WITH inserted AS (INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at${tagged ? ', tag_slugs' : ''})
          SELECT initcap(words.title) || ' ' || g, words.content
@@ -685,11 +681,11 @@ async function seed(db, target) {
              FROM generate_series(1, 60) i,
                LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
            ${tagged ? `, ${SEED_TAGS}` : ''}
-         RETURNING id${bulkCounts ? ', published_at, tag_slugs' : ''})${bulkCounts ? `, ${SEED_TAG_COUNTS}` : ''}
+         RETURNING id${enabled.length > 0 ? ', created_at, published_at, tag_slugs' : ''})${enabled.map((trigger) => `, ${SEED_TAG_ROWS[trigger]}`).join('')}
          SELECT min(id) AS first, max(id) AS last FROM inserted`,
         [count + 1, count + batch, VOCABULARY, ...(tagged ? [TAG_CUMULATIVE.slice(0, -1)] : [])],
       ));
-      if (bulkCounts) await client.query('ALTER TABLE blogs ENABLE TRIGGER blogs_count_tags_inserted');
+      for (const trigger of enabled) await client.query(`ALTER TABLE blogs ENABLE TRIGGER ${trigger}`);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -793,7 +789,7 @@ async function checkFilters(db, servers) {
     ['q', COMMON_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
     ['q', RARE_WORD, `to_tsvector('simple', title || ' ' || content) @@ websearch_to_tsquery('simple', $1)`],
     // The most popular tag, one of the middle and the least popular (perhaps on no blog at a small size).
-    ...((await hasTags(db)) ? [1, 30, TAGS].map((k) => ['tag', tagSlug(k), '$1 = ANY(tag_slugs)']) : []),
+    ...((await hasTable(db, 'tags')) ? [1, 30, TAGS].map((k) => ['tag', tagSlug(k), '$1 = ANY(tag_slugs)']) : []),
   ];
   for (const [parameter, value, where] of cases) {
     const { rows } = await db.query(
@@ -837,7 +833,7 @@ async function checkTags({ db, readIds }, servers) {
     log(`${server.name}: ${why}: it skips ${TAGGED.join(', ')}`);
     server.skip = new Set([...(server.skip ?? []), ...TAGGED]);
   };
-  if (!(await hasTags(db))) {
+  if (!(await hasTable(db, 'tags'))) {
     for (const server of servers) skip(server, 'no tags table');
     return 0;
   }
@@ -896,7 +892,7 @@ async function seedLargeBlogs(db) {
  * stored tag (its counter row refers to it). Once per store, and not in a store without tags (an older release's).
  */
 async function seedTags(db) {
-  if (!(await hasTags(db))) return;
+  if (!(await hasTable(db, 'tags'))) return;
   const { rowCount } = await db.query(
     `INSERT INTO tags (slug, name) SELECT 'tag-' || k, 'Tag ' || k FROM generate_series(1, $1::int) k
      ON CONFLICT (slug) DO NOTHING`,

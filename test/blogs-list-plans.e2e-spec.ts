@@ -104,6 +104,19 @@ describe('list statements and their indexes (e2e)', () => {
     expect(plan.includes('"Relation Name":"blog_counts"')).toBe(query.filters?.author === undefined);
   });
 
+  it.each<[string, Partial<BlogListQuery>]>([
+    ['newest first', { filters: { tag: ['t1'] } }],
+    [
+      'oldest first after a cursor, by one author',
+      { sort: 'createdAt', filters: { tag: ['t1'], author: 'author 3' }, after: { id: 9, value: at(9) } },
+    ],
+    ['of drafts by their owner', { filters: { tag: ['t1'] }, status: 'draft', owner: 'x' }],
+  ])('one tag, %s: the page is read in order through PK_blog_tags', async (_name, query) => {
+    const plan = await planOf(query);
+
+    expect(indexesIn(plan)).toContain('PK_blog_tags');
+  });
+
   it('a search counts and reads through the GIN index of search_vector, and only through it', async () => {
     // Walking a sort index until a rare word turns up took seconds at 1M blogs (docs/architecture.md).
     // The page of the matches is sorted: with sorts priced out, the planner would order the outer rows by an index.

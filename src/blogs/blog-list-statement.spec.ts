@@ -106,4 +106,40 @@ describe('blogListStatement', () => {
       /^WITH "matches" AS MATERIALIZED \(SELECT "id", "created_at" AS "key" FROM "blogs" WHERE "author" = \$1 AND "search_vector" @@/,
     );
   });
+
+  it.each<[string, Partial<BlogListQuery>, string]>([
+    ['one tag, newest first', { filters: { tag: ['go'] } }, 'ORDER BY bt."blog_created_at" DESC, bt."blog_id" DESC'],
+    [
+      'one tag after a position, oldest first, with an author',
+      { sort: 'createdAt', filters: { tag: ['go'], author: 'Ada' }, after: { id: 42, value: NOW } },
+      '(bt."blog_created_at", bt."blog_id") > ($5, $4)',
+    ],
+  ])('reads %s in order through blog_tags', (_name, overrides, order) => {
+    const { statement } = blogListStatement(query(overrides));
+
+    expect(statement.text).toContain('FROM "blog_tags" bt JOIN "blogs"');
+    expect(statement.text).toMatch(/bt\."tag_slug" = \(\$\d::text\[\]\)\[1\]/);
+    expect(statement.text).toContain(order);
+  });
+
+  it.each<[string, Partial<BlogListQuery>]>([
+    ['two tags', { filters: { tag: ['go', 'rust'] } }],
+    ['one tag by title', { sort: 'title', filters: { tag: ['go'] } }],
+    ['one tag and a search', { filters: { tag: ['go'], q: 'word' } }],
+  ])('reads %s through the blogs alone', (_name, overrides) => {
+    const { statement } = blogListStatement(query(overrides));
+
+    expect(statement.text).not.toContain('blog_tags');
+    expect(statement.text).toContain('"tag_slugs" @> ');
+  });
+
+  it('gives one tag and two tags statements of their own, and counts one tag from its counter', () => {
+    const one = blogListStatement(query({ filters: { tag: ['go'] } }));
+    const two = blogListStatement(query({ filters: { tag: ['go', 'rust'] } }));
+
+    expect(one.statement.name).not.toBe(two.statement.name);
+    expect(one.statement.text).toContain('FROM "tag_counts"');
+    expect(one.lane).toBe('fast');
+    expect(two.lane).toBe('slow');
+  });
 });

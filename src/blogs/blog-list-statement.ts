@@ -1,5 +1,5 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
-import { liveTagCount, scheduledSql } from '../tags/tag-sql';
+import { liveTagCount, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
@@ -97,7 +97,7 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
-    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${countedByTag(shape) ? 'one-tag' : ''}`;
+    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}`;
   let entry = statements.get(key);
   if (entry === undefined) {
     entry = build(shape, given, `blogs.list.${statements.size + 1}`);
@@ -113,6 +113,14 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
 function countedByTag({ filters, status, owner }: BlogListQuery): boolean {
   const given = FILTER_NAMES.filter((name) => filters[name] !== undefined);
   return status === 'published' && owner === undefined && given.length === 1 && filters.tag?.length === 1;
+}
+
+/**
+ * Whether the page is read in order through `blog_tags`: one tag, in creation order, no search. A list of several tags
+ * intersects them through `IDX_blogs_tag_slugs` instead.
+ */
+function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolean {
+  return field === 'createdAt' && filters.tag?.length === 1 && filters.q === undefined;
 }
 
 function build(
@@ -178,7 +186,12 @@ function build(
       : filtered
         ? `SELECT count(*) AS "total" FROM "blogs"${where}`
         : `SELECT ${liveTotalSql(now())} AS "total"`;
-    const rows = page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
+    const rows = readsTagIndex(query, field)
+      ? page(`SELECT ${columns} FROM ${TAGGED_BLOGS}`, 'bt."blog_created_at"', 'bt."blog_id"', [
+          taggedSql(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`),
+          ...conditions.filter((_, i) => given[i] !== 'tag'),
+        ])
+      : page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
     text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}`;
   }
   return { statement: { name, text }, bindings };

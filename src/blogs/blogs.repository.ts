@@ -112,6 +112,16 @@ const firstPage = (limit: number): PreparedStatement => ({
 /** {@link firstPage}'s statements, made when first used. */
 const FIRST_PAGES = new Map<number, PreparedStatement>();
 
+/** The statement {@link firstPage} of `limit`, made once. */
+function firstPageStatement(limit: number): PreparedStatement {
+  let statement = FIRST_PAGES.get(limit);
+  if (statement === undefined) {
+    statement = firstPage(limit);
+    FIRST_PAGES.set(limit, statement);
+  }
+  return statement;
+}
+
 /** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
 const IS_SEARCHABLE: PreparedStatement = {
   name: 'blogs.searchable',
@@ -237,7 +247,7 @@ export class BlogsRepository {
   async findPage(limit: number, offset: number, now: Date): Promise<BlogPage> {
     const { rows } =
       offset === 0
-        ? await this.sql.onReplica<Row>(this.firstPageStatement(limit), [now])
+        ? await this.sql.onReplica<Row>(firstPageStatement(limit), [now])
         : await this.sql.onReplica<Row>(PAGE_WITH_TOTAL, [limit, offset, now]);
     const total = Number(rows[0]?.total ?? 0);
     // An empty page is the LEFT JOIN's one row without a blog.
@@ -320,15 +330,6 @@ export class BlogsRepository {
   /** The parameters $1-$5 of {@link WRITABLE}. */
   private writable(id: number, { owner, versions, now }: WriteCondition): unknown[] {
     return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
-  }
-
-  private firstPageStatement(limit: number): PreparedStatement {
-    let statement = FIRST_PAGES.get(limit);
-    if (statement === undefined) {
-      statement = firstPage(limit);
-      FIRST_PAGES.set(limit, statement);
-    }
-    return statement;
   }
 
   /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */

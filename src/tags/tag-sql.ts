@@ -37,3 +37,12 @@ export const tagNames = (tagSlugs: string): string =>
 export const liveTagCount = (slug: string, now: string): string =>
   `((SELECT coalesce(sum(c."n"), 0) FROM "tag_counts" c WHERE c."tag_slug" = ${slug})
     - (SELECT count(*) FROM "blogs" b WHERE ${scheduledSql(now, 'b.')} AND ${slug} = ANY(b."tag_slugs")))::int8`;
+
+/**
+ * FROM-clause SQL: `"blogs"` joined to their rows of `blog_tags` (`bt`), whose primary key (`tag_slug`,
+ * `blog_created_at`, `blog_id`) reads one tag's blogs in list order without reading its others.
+ */
+export const TAGGED_BLOGS = `"blog_tags" bt JOIN "blogs" ON "blogs"."id" = bt."blog_id"`;
+
+/** SQL: the row of {@link TAGGED_BLOGS} is of the tag `slug`; its blogs in list order are `bt."blog_created_at"`, `bt."blog_id"`. */
+export const taggedSql = (slug: string): string => `bt."tag_slug" = ${slug}`;

@@ -63,7 +63,7 @@ const FIND_NAMES: PreparedStatement = {
 };
 
 /** Tag names kept in memory, by slug: enough for every tag of a large blog (about 100 bytes each). */
-export const TAG_NAME_CACHE_SIZE = 10_000;
+const TAG_NAME_CACHE_SIZE = 10_000;
 
 interface Row {
   readonly slug: string | null;
@@ -89,15 +89,15 @@ export class TagsRepository {
    */
   async names(slugs: Iterable<string>): Promise<ReadonlyMap<string, string>> {
     const names = new Map<string, string>();
-    const missing: string[] = [];
+    const missing = new Set<string>();
     for (const slug of slugs) {
-      if (names.has(slug)) continue;
+      if (names.has(slug) || missing.has(slug)) continue;
       const name = this.cachedNames.get(slug);
-      if (name === undefined) missing.push(slug);
+      if (name === undefined) missing.add(slug);
       else names.set(slug, name);
     }
-    if (missing.length > 0) {
-      const { rows } = await this.sql.onPrimary<{ slug: string; name: string }>(FIND_NAMES, [[...new Set(missing)]]);
+    if (missing.size > 0) {
+      const { rows } = await this.sql.onPrimary<{ slug: string; name: string }>(FIND_NAMES, [[...missing]]);
       for (const { slug, name } of rows) {
         this.cachedNames.set(slug, name);
         names.set(slug, name);
