@@ -17,12 +17,16 @@ const { scenario, token, ids, updateIds, deepOffset, largeOffset, deleteIds } = 
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const randomId = () => ids[0] + Math.floor(Math.random() * (ids[1] - ids[0] + 1));
 let sequence = 0;
+// Titles unique across runs: each run starts its sequence again, and a title another blog's slug was made from costs
+// the service a probe per taken suffix (bench-post-1, -2, …), growing with every round: a path of its own, not the
+// common one.
+const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 // Each delete takes the next of the blogs seeded for this run: none is deleted twice.
 let nextDelete = deleteIds?.[0] ?? 0;
 const blogBody = () => {
   sequence += 1;
   return JSON.stringify({
-    title: `Bench post ${sequence}`,
+    title: `Bench post ${RUN} ${sequence}`,
     content: `Body of bench post ${sequence}. `.repeat(20),
     author: 'Bench',
   });
