@@ -37,13 +37,17 @@ const ORDERS: Readonly<Record<TagSort, string>> = {
   slug: `"slug"`,
 };
 
-/** The page ($1 limit, $2 offset) and its total; an empty page is the LEFT JOIN's one row without a tag. */
+/**
+ * The page ($1 limit, $2 offset) and its total; an empty page is the LEFT JOIN's one row without a tag. Names are
+ * joined to the page's tags only, not to every live tag before the sort (docs/performance.md, "GET /tags").
+ */
 const listStatement = (sort: TagSort): PreparedStatement => ({
   name: `tags.list.${sort}`,
   text: `WITH ${LIVE_COUNTS}
   SELECT n."total", p.* FROM (SELECT count(*)::int8 AS "total" FROM "live") n
-  LEFT JOIN (SELECT t."slug", t."name", l."count" FROM "live" l JOIN "tags" t ON t."slug" = l."slug"
-    ORDER BY ${ORDERS[sort]} LIMIT $1 OFFSET $2) p ON true
+  LEFT JOIN (SELECT l."slug", t."name", l."count" FROM (
+      SELECT "slug", "count" FROM "live" ORDER BY ${ORDERS[sort]} LIMIT $1 OFFSET $2) l
+    JOIN "tags" t ON t."slug" = l."slug") p ON true
   ORDER BY ${ORDERS[sort]}`,
 });
 
