@@ -11,6 +11,27 @@ const deleteTagsOf = (row: string): string =>
     WHERE "tag_slug" = ANY(${row}."tag_slugs") AND "blog_created_at" = ${row}."created_at" AND "blog_id" = ${row}."id"`;
 
 /**
+ * The triggers on `blogs` that keep `blog_tags`, each with its function's body and when it fires: row-level with a WHEN
+ * that PostgreSQL evaluates before calling the function, so a blog without tags pays nothing.
+ */
+const TRIGGERS: Readonly<Record<string, { body: string; fires: string }>> = {
+  blogs_index_tags_inserted: {
+    body: insertTagsOf('NEW'),
+    fires: `AFTER INSERT ON "blogs" FOR EACH ROW WHEN (cardinality(NEW."tag_slugs") > 0)`,
+  },
+  blogs_index_tags_deleted: {
+    body: deleteTagsOf('OLD'),
+    fires: `AFTER DELETE ON "blogs" FOR EACH ROW WHEN (cardinality(OLD."tag_slugs") > 0)`,
+  },
+  blogs_index_tags_updated: {
+    body: `${deleteTagsOf('OLD')};\n${insertTagsOf('NEW')}`,
+    fires: `AFTER UPDATE OF "tag_slugs", "created_at", "id" ON "blogs" FOR EACH ROW
+      WHEN (OLD."tag_slugs" IS DISTINCT FROM NEW."tag_slugs" OR OLD."created_at" <> NEW."created_at" OR OLD."id" <> NEW."id")`,
+  },
+  blogs_index_tags_truncated: { body: `TRUNCATE "blog_tags"`, fires: `AFTER TRUNCATE ON "blogs" FOR EACH STATEMENT` },
+};
+
+/**
  * `blog_tags`, a row per tag of each blog in list order (`tag_slug`, `created_at`, `id`), filled for the blogs that
  * exist and kept by triggers on `blogs`, so that `?tag=` reads a tag's newest blogs in order (docs/architecture.md,
  * "Tags").
@@ -28,59 +49,22 @@ export class IndexBlogsByTag1795400500000 implements MigrationInterface {
       `INSERT INTO "blog_tags" ("tag_slug", "blog_created_at", "blog_id")
         SELECT DISTINCT s, b."created_at", b."id" FROM "blogs" b CROSS JOIN LATERAL unnest(b."tag_slugs") s`,
     );
-    await queryRunner.query(`
-      CREATE FUNCTION "blogs_index_tags_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        ${insertTagsOf('NEW')};
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE FUNCTION "blogs_index_tags_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        ${deleteTagsOf('OLD')};
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE FUNCTION "blogs_index_tags_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        ${deleteTagsOf('OLD')};
-        ${insertTagsOf('NEW')};
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE FUNCTION "blogs_index_tags_truncated"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        TRUNCATE "blog_tags";
-        RETURN NULL;
-      END $$`);
-    // Row-level with a WHEN that PostgreSQL evaluates before calling the function: a blog without tags pays nothing.
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_index_tags_inserted" AFTER INSERT ON "blogs" FOR EACH ROW
-        WHEN (cardinality(NEW."tag_slugs") > 0) EXECUTE FUNCTION "blogs_index_tags_inserted"()`,
-    );
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_index_tags_deleted" AFTER DELETE ON "blogs" FOR EACH ROW
-        WHEN (cardinality(OLD."tag_slugs") > 0) EXECUTE FUNCTION "blogs_index_tags_deleted"()`,
-    );
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_index_tags_updated" AFTER UPDATE OF "tag_slugs", "created_at", "id" ON "blogs" FOR EACH ROW
-        WHEN (OLD."tag_slugs" IS DISTINCT FROM NEW."tag_slugs" OR OLD."created_at" <> NEW."created_at" OR OLD."id" <> NEW."id")
-        EXECUTE FUNCTION "blogs_index_tags_updated"()`,
-    );
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_index_tags_truncated" AFTER TRUNCATE ON "blogs" FOR EACH STATEMENT EXECUTE FUNCTION "blogs_index_tags_truncated"()`,
-    );
+    for (const [name, { body, fires }] of Object.entries(TRIGGERS)) {
+      await queryRunner.query(`
+        CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          ${body};
+          RETURN NULL;
+        END $$`);
+      await queryRunner.query(`CREATE TRIGGER "${name}" ${fires} EXECUTE FUNCTION "${name}"()`);
+    }
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER "blogs_index_tags_truncated" ON "blogs"`);
-    await queryRunner.query(`DROP TRIGGER "blogs_index_tags_updated" ON "blogs"`);
-    await queryRunner.query(`DROP TRIGGER "blogs_index_tags_deleted" ON "blogs"`);
-    await queryRunner.query(`DROP TRIGGER "blogs_index_tags_inserted" ON "blogs"`);
-    await queryRunner.query(`DROP FUNCTION "blogs_index_tags_truncated"()`);
-    await queryRunner.query(`DROP FUNCTION "blogs_index_tags_updated"()`);
-    await queryRunner.query(`DROP FUNCTION "blogs_index_tags_deleted"()`);
-    await queryRunner.query(`DROP FUNCTION "blogs_index_tags_inserted"()`);
+    for (const name of Object.keys(TRIGGERS).reverse()) {
+      await queryRunner.query(`DROP TRIGGER "${name}" ON "blogs"`);
+      await queryRunner.query(`DROP FUNCTION "${name}"()`);
+    }
     await queryRunner.query(`DROP TABLE "blog_tags"`);
   }
 }
