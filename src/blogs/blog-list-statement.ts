@@ -115,12 +115,9 @@ function countedByTag({ filters, status, owner }: BlogListQuery): boolean {
   return status === 'published' && owner === undefined && given.length === 1 && filters.tag?.length === 1;
 }
 
-/**
- * Whether the page is read in order through `blog_tags`: one tag, in creation order, no search. A list of several tags
- * intersects them through `IDX_blogs_tag_slugs` instead.
- */
+/** Whether a page that is no search is read in order through `blog_tags`: one tag, in creation order. */
 function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolean {
-  return field === 'createdAt' && filters.tag?.length === 1 && filters.q === undefined;
+  return field === 'createdAt' && filters.tag?.length === 1;
 }
 
 function build(

@@ -39,7 +39,7 @@ const ORDERS: Readonly<Record<TagSort, string>> = {
 
 /**
  * The page ($1 limit, $2 offset) and its total; an empty page is the LEFT JOIN's one row without a tag. Names are
- * joined to the page's tags only, not to every live tag before the sort (docs/performance.md, "GET /tags").
+ * joined to the page's tags only (docs/performance.md, "`GET /tags`: names for the page only").
  */
 const listStatement = (sort: TagSort): PreparedStatement => ({
   name: `tags.list.${sort}`,

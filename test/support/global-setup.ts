@@ -9,8 +9,9 @@ export const RUN_REPLICATED_CLUSTER = Symbol.for('blog-service e2e replicated cl
 
 // Runs once before the e2e workers start (they inherit this process's environment): with
 // DATABASE_URL set, each test file gets a fresh database on that server, named with this run's
-// prefix; without it, each file gets a fresh embedded database, a copy of one migrated here. With TEST_VIA_PGBOUNCER=1 as well,
-// a PgBouncer in transaction pooling mode is started in front of the server and the apps go through it.
+// prefix; without it, each file gets a fresh embedded database, a copy of one migrated here. With
+// TEST_VIA_PGBOUNCER=1 as well, a PgBouncer in transaction pooling mode is started in front of the server and the
+// apps go through it.
 // With TEST_WITH_REPLICA=1 the run's server is a throwaway primary of its own instead (DATABASE_URL is not used)
 // with one streaming replica the apps read from (DATABASE_READ_URLS); replication is synchronous with
 // synchronous_commit = remote_apply, the set-up that gives read-your-writes, which the specs rely on (they read

@@ -4,9 +4,9 @@ import type { ThrowawayPgBouncer } from './pgbouncer';
 import type { ReplicatedCluster } from './replicated-postgres';
 import { adminQuery, E2E_ENV } from './test-database';
 
-// Removes the embedded run's migrated template; drops every database of this run that a crashed test file may have left behind, and stops the
-// run's PgBouncer (TEST_VIA_PGBOUNCER=1); with TEST_WITH_REPLICA=1, removes the run's primary and
-// replica, its databases with them.
+// Removes the embedded run's migrated template; drops every database of this run that a crashed test file may have
+// left behind, and stops the run's PgBouncer (TEST_VIA_PGBOUNCER=1); with TEST_WITH_REPLICA=1, removes the run's
+// primary and replica, its databases with them.
 export default async function globalTeardown(): Promise<void> {
   const template = process.env[E2E_ENV.embeddedTemplate];
   if (template) rmSync(template, { recursive: true, force: true });

@@ -41,7 +41,7 @@ export function withDatabase(url: string, database: string): string {
 /**
  * A fresh database for one test file: a new, empty database on the run's PostgreSQL server, whose migrations the app
  * applies, or a new embedded data directory when the run has no server: a copy of the run's migrated one
- * ({@link createEmbeddedTemplate}; a PGlite cluster made and migrated costs 6 s), or empty with `empty`. When the run
+ * ({@link createEmbeddedTemplate}), or empty with `empty`. When the run
  * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says; when it has
  * replicas, the app reads from them (replication is synchronous there: they have the database once it is created).
  */
