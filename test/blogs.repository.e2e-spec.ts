@@ -317,6 +317,43 @@ describe('BlogsRepository on the real database', () => {
       await expect(repository.findPage(10, 0, new Date(NOW.getTime() + 2 * HOUR))).resolves.toMatchObject({ total: 3 });
     });
 
+    describe("one tag's first page, whose rows read are written into the statement", () => {
+      const TAGGED = 23;
+      const tagged = (n: number, at: Date | null): NewBlog => ({
+        ...publishedAt(n, at),
+        tags: { slugs: ['go'], names: ['Go'] },
+      });
+      /** The live blogs with the tag, newest first. */
+      let newest: number[];
+
+      beforeEach(async () => {
+        const ids: number[] = [];
+        for (let n = 2; n < 2 + TAGGED; n += 1) ids.push((await repository.insert(tagged(n, NOW))).id);
+        await repository.insert(tagged(100, null));
+        await repository.insert(tagged(101, new Date(NOW.getTime() + HOUR)));
+        newest = ids.reverse();
+      });
+
+      it.each([1, 10, 11, 20, 21, 22, 23, 50, 100])(
+        'limit %i: the newest live blogs of the tag, the exact total, and whether more follow',
+        async (limit) => {
+          const page = await repository.findList({
+            filters: { tag: ['go'] },
+            sort: '-createdAt',
+            limit,
+            offset: 0,
+            withContent: false,
+            status: 'published',
+            now: new Date(NOW.getTime() + 1),
+          });
+
+          expect(page.items.map((blog) => blog.id)).toEqual(newest.slice(0, limit));
+          expect(page.total).toBe(TAGGED);
+          expect(page.more).toBe(limit < TAGGED);
+        },
+      );
+    });
+
     const LIVE = new Date(NOW.getTime() - HOUR);
     const LATER = new Date(NOW.getTime() + HOUR);
 

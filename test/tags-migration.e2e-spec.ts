@@ -6,6 +6,7 @@ import { AddBlogListIndexes1795400200000 } from '../src/blogs/migrations/1795400
 import { AddPublishing1795400300000 } from '../src/blogs/migrations/1795400300000-AddPublishing';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateTags1795400400000 } from '../src/tags/migrations/1795400400000-CreateTags';
+import { IndexBlogsByTag1795400500000 } from '../src/tags/migrations/1795400500000-IndexBlogsByTag';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // Migrations CreateTags and IndexBlogsByTag on a database that already has blogs with tag slugs: CreateTags names
@@ -108,7 +109,7 @@ describe('migrations CreateTags and IndexBlogsByTag on blogs that hold tag slugs
         ('t', 'c', 'a', 'x', 'b1', now(), '{go,rust}'), ('t', 'c', 'a', 'x', 'b2', NULL, '{go}'),
         ('t', 'c', 'a', 'x', 'b3', now(), '{}')`,
     );
-    const after = dataSource();
+    const after = dataSource([...BEFORE_TAGS, CreateTags1795400400000, IndexBlogsByTag1795400500000]);
     await after.initialize();
     try {
       await after.runMigrations();

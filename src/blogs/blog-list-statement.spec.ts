@@ -97,7 +97,7 @@ describe('blogListStatement', () => {
     const search = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).statement.text;
 
     expect(plain).toContain('FROM "blog_counts"');
-    expect(plain).toContain(`(SELECT count(*) FROM "blogs" WHERE "published_at" > $1 AND "published_at" < 'infinity')`);
+    expect(plain).toContain(`(SELECT count(*) FROM "scheduled_blogs"($1))`);
     expect(blogListStatement(query({})).lane).toBe('fast');
     expect(blogListStatement(query({ filters: { author: 'Ada' } })).lane).toBe('slow');
     expect(blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).lane).toBe('long');
@@ -131,6 +131,31 @@ describe('blogListStatement', () => {
 
     expect(statement.text).not.toContain('blog_tags');
     expect(statement.text).toContain('"tag_slugs" @> ');
+  });
+
+  it.each<[string, Partial<BlogListQuery>, number, unknown[]]>([
+    ['limit 10', { limit: 10 }, 11, [['go'], NOW, 11]],
+    ['limit 11', { limit: 11 }, 21, [['go'], NOW, 12]],
+    ['limit 50, after a position', { limit: 50, after: { id: 42, value: NOW } }, 51, [['go'], NOW, 42, NOW, 51]],
+    ['limit 100', { limit: 100 }, 101, [['go'], NOW, 101]],
+  ])("writes the rows a tag's first page reads into its text: %s", (_name, overrides, rows, values) => {
+    const { statement, values: bound } = blogListStatement(query({ filters: { tag: ['go'] }, ...overrides }));
+
+    expect(statement.text).toContain(`DESC LIMIT ${rows}) p ON true`);
+    expect(statement.text).toMatch(/ LIMIT \$\d+$/);
+    expect(statement.text).not.toContain('OFFSET');
+    expect(bound).toEqual(values);
+  });
+
+  it('gives the first pages of a tag one statement per rows read, and binds the limit and offset of other pages', () => {
+    const name = (overrides: Partial<BlogListQuery>): string =>
+      blogListStatement(query({ filters: { tag: ['go'] }, ...overrides })).statement.name;
+    const later = blogListStatement(query({ filters: { tag: ['go'] }, offset: 10 }));
+
+    expect(name({ limit: 12 })).toBe(name({ limit: 20 }));
+    expect(name({ limit: 20 })).not.toBe(name({ limit: 21 }));
+    expect(later.statement.text).toMatch(/ LIMIT \$\d+ OFFSET \$\d+\) p ON true/);
+    expect(later.values).toEqual([['go'], NOW, 11, 10]);
   });
 
   it('gives one tag and two tags statements of their own, and counts one tag from its counter', () => {

@@ -3,6 +3,7 @@ import { liveTagCount, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
+import { scheduledBlogs } from './scheduled-blogs';
 
 /**
  * The columns a `Blog` is read from, without the generated `search_vector` (large, only searched) and without its
@@ -20,7 +21,7 @@ export function blogColumns(withContent: boolean): string {
  * (docs/architecture.md, "Publishing and slugs"); `now` is the parameter given.
  */
 export const liveTotalSql = (now: string): string =>
-  `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM "blogs" WHERE ${scheduledSql(now)})`;
+  `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM ${scheduledBlogs(now)})`;
 
 /**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
@@ -86,7 +87,23 @@ const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, string>> = {
   publishedAt: '"published_at"',
 };
 
-/** One statement per shape (filters given, order, keyset, content, status, owner, one tag): a few thousand at most. */
+/**
+ * Rows read (limit + 1) that a first page through `blog_tags` writes into its text, the least one ≥ the page's: with
+ * `LIMIT $n` or an `OFFSET`, PostgreSQL prices the generic plan for a tenth of the tag's blogs and plans every
+ * request anew (docs/performance.md, "One tag's first page").
+ */
+const TAG_PAGE_ROWS = [11, 21, 51, 101] as const;
+
+/** {@link TAG_PAGE_ROWS} for `shape` when it is a first page (offset 0) read through `blog_tags`; else undefined. */
+function tagPageRows(shape: BlogListQuery, given: readonly Filter[]): number | undefined {
+  if (shape.offset !== 0 || given.includes('q') || !readsTagIndex(shape, sortOrder(shape.sort).field)) return undefined;
+  return TAG_PAGE_ROWS.find((rows) => rows > shape.limit);
+}
+
+/**
+ * One statement per shape (filters given, order, keyset, content, status, owner, one tag, rows of a tag's first page):
+ * a few thousand at most.
+ */
 const statements = new Map<string, { readonly statement: PreparedStatement; readonly bindings: Binding[] }>();
 
 /**
@@ -95,12 +112,14 @@ const statements = new Map<string, { readonly statement: PreparedStatement; read
  */
 export function blogListStatement(shape: BlogListQuery): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
+  const rows = tagPageRows(shape, given);
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
-    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}`;
+    `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}:` +
+    `${rows ?? ''}`;
   let entry = statements.get(key);
   if (entry === undefined) {
-    entry = build(shape, given, `blogs.list.${statements.size + 1}`);
+    entry = build(shape, given, `blogs.list.${statements.size + 1}`, rows);
     statements.set(key, entry);
   }
   const counted =
@@ -120,10 +139,12 @@ function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolea
   return field === 'createdAt' && filters.tag?.length === 1;
 }
 
+/** The statement of the shape of `query`; `tagRows`: the {@link tagPageRows} it reads, written into its text. */
 function build(
   query: BlogListQuery,
   given: readonly Filter[],
   name: string,
+  tagRows?: number,
 ): { statement: PreparedStatement; bindings: Binding[] } {
   const { sort, after, withContent, status, owner } = query;
   const bindings: Binding[] = [];
@@ -150,8 +171,14 @@ function build(
   const keyOf = field === 'id' ? undefined : sortKey(field, descending, status);
   const column = field === 'id' ? '' : SORT_COLUMNS[field];
   const search = given.includes('q');
-  /** `rows` cut to the page: after `after` in the order of `key` (if any) and `id`, then offset and limit + 1. */
-  const page = (rows: string, key: string | undefined, id: string, filters: readonly string[] = []): string => {
+  /** `rows` cut to the page: after `after` in the order of `key` (if any) and `id`, then `limit` (else offset and limit + 1). */
+  const page = (
+    rows: string,
+    key: string | undefined,
+    id: string,
+    filters: readonly string[] = [],
+    limit?: string,
+  ): string => {
     const all = [...filters];
     if (after) {
       const comparison = descending ? '<' : '>';
@@ -160,10 +187,9 @@ function build(
       all.push(key ? `(${key}, ${id}) ${comparison} (${afterValue()}, ${afterId})` : `${id} ${comparison} ${afterId}`);
     }
     const order = [...(key ? [`${key} ${direction}`] : []), `${id} ${direction}`].join(', ');
-    return (
-      `${rows}${all.length > 0 ? ` WHERE ${all.join(' AND ')}` : ''} ORDER BY ${order}` +
-      ` LIMIT ${bind('limit', (shape) => shape.limit + 1)} OFFSET ${bind('offset', (shape) => shape.offset)}`
-    );
+    const cut =
+      limit ?? ` LIMIT ${bind('limit', (shape) => shape.limit + 1)} OFFSET ${bind('offset', (shape) => shape.offset)}`;
+    return `${rows}${all.length > 0 ? ` WHERE ${all.join(' AND ')}` : ''} ORDER BY ${order}${cut}`;
   };
 
   const columns = blogColumns(withContent);
@@ -184,12 +210,20 @@ function build(
         ? `SELECT count(*) AS "total" FROM "blogs"${where}`
         : `SELECT ${liveTotalSql(now())} AS "total"`;
     const rows = readsTagIndex(query, field)
-      ? page(`SELECT ${columns} FROM ${TAGGED_BLOGS}`, 'bt."blog_created_at"', 'bt."blog_id"', [
-          taggedSql(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`),
-          ...conditions.filter((_, i) => given[i] !== 'tag'),
-        ])
+      ? page(
+          `SELECT ${columns} FROM ${TAGGED_BLOGS}`,
+          'bt."blog_created_at"',
+          'bt."blog_id"',
+          [
+            taggedSql(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`),
+            ...conditions.filter((_, i) => given[i] !== 'tag'),
+          ],
+          tagRows === undefined ? undefined : ` LIMIT ${tagRows}`,
+        )
       : page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
-    text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}`;
+    // A first page of fixed rows is cut to the page's own limit + 1 here.
+    const limit = tagRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
+    text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}${limit}`;
   }
   return { statement: { name, text }, bindings };
 }

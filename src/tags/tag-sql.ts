@@ -1,11 +1,11 @@
 // SQL about tags that statements of other modules embed, so that only this module names the tag tables.
 // Arguments are SQL expressions (`$8`, `b."tag_slugs"`), never values.
+import { scheduledBlogs } from '../blogs/scheduled-blogs';
 
 /**
  * SQL: the blog `alias` is scheduled at the instant `now` (a parameter). The upper bound, true of every blog, makes the
- * condition a range to the planner, which then estimates 0.5 % of the rows rather than a third for an unknown `now`:
- * the generic plan of a prepared statement reads the few scheduled blogs through `IDX_blogs_published_at_id`, so the
- * statement is planned once per connection, not on every request (docs/performance.md, "Scheduled blogs").
+ * condition a range to the planner, which then estimates 0.5 % of the rows rather than a third for an unknown `now`
+ * (docs/performance.md, "Scheduled blogs"). Counts of scheduled blogs read {@link scheduledBlogs} instead.
  */
 export const scheduledSql = (now: string, alias = ''): string =>
   `${alias}"published_at" > ${now} AND ${alias}"published_at" < 'infinity'`;
@@ -32,11 +32,11 @@ export const tagNames = (tagSlugs: string): string =>
 
 /**
  * `int8`: the live blogs with the tag `slug` at the instant `now` (`published_at` ≤ now): its counter, less its
- * scheduled blogs (`published_at` > now, read through `IDX_blogs_published_at_id`).
+ * scheduled blogs (`published_at` > now, {@link scheduledBlogs}).
  */
 export const liveTagCount = (slug: string, now: string): string =>
   `((SELECT coalesce(sum(c."n"), 0) FROM "tag_counts" c WHERE c."tag_slug" = ${slug})
-    - (SELECT count(*) FROM "blogs" b WHERE ${scheduledSql(now, 'b.')} AND ${slug} = ANY(b."tag_slugs")))::int8`;
+    - (SELECT count(*) FROM ${scheduledBlogs(now)} b WHERE ${slug} = ANY(b."tag_slugs")))::int8`;
 
 /**
  * FROM-clause SQL: `"blogs"` joined to their rows of `blog_tags` (`bt`), whose primary key (`tag_slug`,
