@@ -625,14 +625,15 @@ const SEED_TAGS = `LATERAL (SELECT coalesce(array_agg('tag-' || d.k ORDER BY d.f
 
 /**
  * SQL (CTEs after the seeding's `inserted`), by the insert trigger whose work each does for the inserted blogs in one
- * statement: the tag counter (shard 0, as the migration's backfill) and the tag index (`blog_tags`).
+ * statement: the tag counter (a release before FoldTagCountShards has shards: shard 0, as its backfill) and the tag
+ * index (`blog_tags`). `sharded`: whether `tag_counts` has the column `shard`.
  */
 const SEED_TAG_ROWS = {
-  blogs_count_tags_inserted: `counted AS (INSERT INTO tag_counts (tag_slug, shard, n)
-    SELECT s, 0, count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
+  blogs_count_tags_inserted: (sharded) => `counted AS (INSERT INTO tag_counts (tag_slug, ${sharded ? 'shard, ' : ''}n)
+    SELECT s, ${sharded ? '0, ' : ''}count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
     WHERE inserted.published_at IS NOT NULL GROUP BY s ORDER BY s
-    ON CONFLICT (tag_slug, shard) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`,
-  blogs_index_tags_inserted: `indexed AS (INSERT INTO blog_tags (tag_slug, blog_created_at, blog_id)
+    ON CONFLICT (tag_slug${sharded ? ', shard' : ''}) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`,
+  blogs_index_tags_inserted: () => `indexed AS (INSERT INTO blog_tags (tag_slug, blog_created_at, blog_id)
     SELECT DISTINCT s, inserted.created_at, inserted.id FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s)`,
 };
 
@@ -647,6 +648,13 @@ async function seed(db, target) {
   let first;
   let last;
   const tagged = await hasTable(db, 'tags');
+  const sharded =
+    tagged &&
+    (
+      await db.query(
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'tag_counts' AND column_name = 'shard'`,
+      )
+    ).rowCount > 0;
   // The tag triggers (counter and index) would run once per tagged blog (three times the seeding's time each): off while
   // a batch is inserted, in its transaction (so no other session sees them off), their rows written by the statement.
   const enabled = tagged
@@ -681,7 +689,7 @@ async function seed(db, target) {
              FROM generate_series(1, 60) i,
                LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
            ${tagged ? `, ${SEED_TAGS}` : ''}
-         RETURNING id${enabled.length > 0 ? ', created_at, published_at, tag_slugs' : ''})${enabled.map((trigger) => `, ${SEED_TAG_ROWS[trigger]}`).join('')}
+         RETURNING id${enabled.length > 0 ? ', created_at, published_at, tag_slugs' : ''})${enabled.map((trigger) => `, ${SEED_TAG_ROWS[trigger](sharded)}`).join('')}
          SELECT min(id) AS first, max(id) AS last FROM inserted`,
         [count + 1, count + batch, VOCABULARY, ...(tagged ? [TAG_CUMULATIVE.slice(0, -1)] : [])],
       ));
@@ -700,7 +708,14 @@ async function seed(db, target) {
       `  seeded ${count.toLocaleString('en')} / ${target.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
   }
-  await db.query('VACUUM (ANALYZE) blogs');
+  // The seeding writes the tags and updates each tag's counter once per batch: vacuumed too, as autovacuum would (it
+  // is off here).
+  const vacuumed = [
+    'blogs',
+    ...(tagged ? ['tags', 'tag_counts'] : []),
+    ...((await hasTable(db, 'blog_tags')) ? ['blog_tags'] : []),
+  ];
+  await db.query(`VACUUM (ANALYZE) ${vacuumed.join(', ')}`);
   // Else the checkpointer writes the seeded pages out during the first minutes of runs, and its CPU
   // shows in their PostgreSQL figures. Needs a superuser (or pg_checkpoint) on a DATABASE_URL.
   await db.query('CHECKPOINT').catch((error) => log(`CHECKPOINT: ${error.message}`));

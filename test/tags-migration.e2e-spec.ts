@@ -7,6 +7,8 @@ import { AddPublishing1795400300000 } from '../src/blogs/migrations/179540030000
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateTags1795400400000 } from '../src/tags/migrations/1795400400000-CreateTags';
 import { IndexBlogsByTag1795400500000 } from '../src/tags/migrations/1795400500000-IndexBlogsByTag';
+import { FoldTagCountShards1795400700000 } from '../src/tags/migrations/1795400700000-FoldTagCountShards';
+import { AddScheduledBlogs1795400600000 } from '../src/blogs/migrations/1795400600000-AddScheduledBlogs';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // Migrations CreateTags and IndexBlogsByTag on a database that already has blogs with tag slugs: CreateTags names
@@ -29,7 +31,12 @@ const INDEXED = `SELECT tag_slug, blog_created_at, blog_id FROM blog_tags ORDER 
 const EXPECTED = `SELECT DISTINCT s AS tag_slug, created_at AS blog_created_at, id AS blog_id
   FROM blogs CROSS JOIN LATERAL unnest(tag_slugs) s ORDER BY 1, 2, 3`;
 
-describe('migrations CreateTags and IndexBlogsByTag on blogs that hold tag slugs (e2e)', () => {
+/** Each tag's counter (over its shards, if any) where it is not zero, and what the blogs say it should be. */
+const COUNTED = `SELECT tag_slug, sum(n)::int AS n FROM tag_counts GROUP BY 1 HAVING sum(n) <> 0 ORDER BY 1`;
+const EXPECTED_COUNTS = `SELECT s AS tag_slug, count(*)::int AS n FROM blogs CROSS JOIN LATERAL unnest(tag_slugs) s
+  WHERE published_at IS NOT NULL GROUP BY 1 ORDER BY 1`;
+
+describe('migrations CreateTags, IndexBlogsByTag and FoldTagCountShards on blogs that hold tag slugs (e2e)', () => {
   let database: TestDatabase;
 
   beforeEach(async () => {
@@ -141,6 +148,58 @@ describe('migrations CreateTags and IndexBlogsByTag on blogs that hold tag slugs
          UNION ALL SELECT relname FROM pg_class WHERE relname = 'blog_tags'`,
       );
       expect(left).toEqual([]);
+    } finally {
+      await after.destroy();
+    }
+  });
+
+  it('FoldTagCountShards folds the shards into one row per tag, its triggers count there, and down() shards again', async () => {
+    const before = [
+      ...BEFORE_TAGS,
+      CreateTags1795400400000,
+      IndexBlogsByTag1795400500000,
+      AddScheduledBlogs1795400600000,
+    ];
+    await migrate(
+      before,
+      `INSERT INTO tags (slug, name) VALUES ('go', 'go'), ('rust', 'rust'), ('zig', 'zig'), ('c', 'c')`,
+      `INSERT INTO blogs (title, content, author, owner_sub, slug, published_at, tag_slugs) VALUES
+        ('t', 'c', 'a', 'x', 'b1', now(), '{go,rust}'), ('t', 'c', 'a', 'x', 'b2', now(), '{go}'),
+        ('t', 'c', 'a', 'x', 'b3', NULL, '{rust}')`,
+      // As several connections leave them: a tag's count spread over shards, one of them below zero.
+      `DELETE FROM tag_counts`,
+      `INSERT INTO tag_counts (tag_slug, shard, n) VALUES ('go', 0, 3), ('go', 1, -2), ('go', 3, 1), ('rust', 2, 1)`,
+    );
+    const after = dataSource([...before, FoldTagCountShards1795400700000]);
+    await after.initialize();
+    try {
+      await after.runMigrations();
+      await expect(after.query(`SELECT tag_slug, n::int FROM tag_counts ORDER BY 1`)).resolves.toEqual([
+        { tag_slug: 'go', n: 2 },
+        { tag_slug: 'rust', n: 1 },
+      ]);
+
+      for (const write of [
+        `INSERT INTO blogs (title, content, author, owner_sub, slug, published_at, tag_slugs) VALUES ('t', 'c', 'a', 'x', 'b4', now(), '{zig,go}')`,
+        `UPDATE blogs SET tag_slugs = '{rust}' WHERE slug = 'b1'`,
+        `UPDATE blogs SET published_at = NULL WHERE slug = 'b2'`,
+        `UPDATE blogs SET published_at = now() WHERE slug = 'b3'`,
+        `DELETE FROM blogs WHERE slug = 'b1'`,
+      ]) {
+        await after.query(write);
+        await expect(after.query(COUNTED)).resolves.toEqual(await after.query(EXPECTED_COUNTS));
+      }
+      const rows: unknown[] = await after.query(`SELECT tag_slug FROM tag_counts`);
+      expect(rows).toHaveLength(3);
+
+      await after.undoLastMigration();
+      await after.query(
+        `INSERT INTO blogs (title, content, author, owner_sub, slug, published_at, tag_slugs) VALUES ('t', 'c', 'a', 'x', 'b5', now(), '{c,go}')`,
+      );
+      await expect(after.query(COUNTED)).resolves.toEqual(await after.query(EXPECTED_COUNTS));
+      await expect(
+        after.query(`SELECT count(*)::int AS n FROM tag_counts WHERE tag_slug = 'c' AND shard BETWEEN 0 AND 3`),
+      ).resolves.toEqual([{ n: 1 }]);
     } finally {
       await after.destroy();
     }

@@ -45,6 +45,20 @@ describe('TagsRepository on the real database', () => {
     const page = await tags.findPage({ sort: 'slug', limit: 100, offset: 0, now });
     const listed = Object.fromEntries(page.items.map(({ slug, count }) => [slug, count]));
     expect({ listed, total: page.total }).toEqual({ listed: expected, total: truth.length });
+    // In count order (ties by slug), whole and in pages that cut through it.
+    const byCount = Object.entries(expected).sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1));
+    for (const [limit, offset] of [
+      [100, 0],
+      [1, 0],
+      [2, 1],
+      [3, 2],
+    ]) {
+      const counted = await tags.findPage({ sort: '-count', limit, offset, now });
+      expect({ items: counted.items.map(({ slug, count }) => [slug, count]), total: counted.total }).toEqual({
+        items: byCount.slice(offset, offset + limit),
+        total: truth.length,
+      });
+    }
     const known: { slug: string }[] = await dataSource.query('SELECT slug FROM tags');
     const one = await Promise.all(known.map(({ slug }) => tags.findBySlug(slug, now)));
     expect(Object.fromEntries(one.map((tag) => [tag!.slug, tag!.count]))).toEqual(
@@ -96,9 +110,9 @@ describe('TagsRepository on the real database', () => {
     await expect(counts()).resolves.toEqual({ b: 1, c: 2, d: 1 });
     await expect(counts(after(HOUR))).resolves.toEqual({ b: 1, c: 2, d: 2 });
 
-    const rowsBefore: unknown[] = await dataSource.query('SELECT * FROM tag_counts ORDER BY tag_slug, shard');
+    const rowsBefore: unknown[] = await dataSource.query('SELECT * FROM tag_counts ORDER BY tag_slug');
     await dataSource.query(`UPDATE blogs SET title = 'new', tag_slugs = tag_slugs, published_at = published_at`);
-    await expect(dataSource.query('SELECT * FROM tag_counts ORDER BY tag_slug, shard')).resolves.toEqual(rowsBefore);
+    await expect(dataSource.query('SELECT * FROM tag_counts ORDER BY tag_slug')).resolves.toEqual(rowsBefore);
     await expect(counts()).resolves.toEqual({ b: 1, c: 2, d: 1 });
   });
 
@@ -259,6 +273,30 @@ describe('TagsRepository on the real database', () => {
       const page = await tags.findPage({ sort: '-count', limit, offset, now: NOW });
 
       expect({ slugs: page.items.map((tag) => tag.slug), total: page.total }).toEqual({ slugs, total: 5 });
+    });
+
+    it('ranks a tag by its live blogs, not by its counter, which counts its scheduled blogs too', async () => {
+      await seed(dataSource, [
+        ...['s1', 's2', 's3'].map((slug) => scheduled(slug, after(HOUR), 'big', 'gone')),
+        live('s4', 'big'),
+      ]);
+      // Counters: big 4 (1 live), gone 3 (none live); live: a-b 3, ab 3, z 3, a0 2, b 1, big 1.
+      const pages = await Promise.all(
+        [
+          [1, 4],
+          [2, 4],
+          [1, 5],
+          [10, 0],
+        ].map(([limit, offset]) => tags.findPage({ sort: '-count', limit, offset, now: NOW })),
+      );
+
+      expect(pages.map((page) => page.items.map((tag) => `${tag.slug} ${tag.count}`))).toEqual([
+        ['b 1'],
+        ['b 1', 'big 1'],
+        ['big 1'],
+        ['a-b 3', 'ab 3', 'z 3', 'a0 2', 'b 1', 'big 1'],
+      ]);
+      expect(pages.map((page) => page.total)).toEqual([6, 6, 6, 6]);
     });
 
     it('is empty with total 0 when no blog is live', async () => {

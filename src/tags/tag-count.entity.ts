@@ -1,20 +1,18 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Tag } from './tag.entity';
 
 /**
- * A shard of one tag's counter, kept by triggers on `blogs` (migration `CreateTags`): the sum of `n` over the shards
- * is the number of blogs with the tag that are not drafts.
+ * One tag's counter, kept by triggers on `blogs` (migrations `CreateTags`, `FoldTagCountShards`): the number of blogs
+ * with the tag that are not drafts.
  */
 @Entity({ name: 'tag_counts' })
+// (n DESC, tag_slug): the migration alone keeps it, as TypeORM cannot describe a descending column.
+@Index('IDX_tag_counts_n_tag_slug', { synchronize: false })
 export class TagCount {
   @PrimaryColumn({ name: 'tag_slug', type: 'text', collation: 'C', primaryKeyConstraintName: 'PK_tag_counts' })
   tagSlug!: string;
 
-  /** 0 … TAG_COUNT_SHARDS - 1, chosen by the writer's backend pid. */
-  @PrimaryColumn({ type: 'smallint', primaryKeyConstraintName: 'PK_tag_counts' })
-  shard!: number;
-
-  /** int8; one shard may go below zero after deletes. */
+  /** int8. */
   @Column({ name: 'n', type: 'bigint', default: 0 })
   count!: string;
 

@@ -21,16 +21,30 @@ export interface TagPage {
 }
 
 /**
- * Each tag's live count ($3: now): its counter, less its scheduled blogs (few: `scheduled_blogs`);
- * only tags with live blogs (docs/architecture.md, "Tags"). Summed as `int4` into an `int8` (a shard counts fewer
- * blogs than there are ids): the `int8` sum is a `numeric` one, about a fifth slower over every counter row.
+ * The tags of the blogs scheduled at $3 (few), each with how many of them carry it: a tag's live count is its counter
+ * less that. `total`: the tags with live blogs, those with a counter above zero less those whose every counted blog is
+ * scheduled (a counter counts scheduled blogs too, so it is never below the scheduled ones).
  */
-const LIVE_COUNTS = `"live" AS (
-  SELECT d."slug", sum(d."n") AS "count" FROM (
-    SELECT c."tag_slug" AS "slug", c."n"::int4 FROM "tag_counts" c
-    UNION ALL
-    SELECT s."slug", -1 FROM ${scheduledBlogs('$3')} b CROSS JOIN LATERAL unnest(b."tag_slugs") AS s("slug")
-  ) d GROUP BY d."slug" HAVING sum(d."n") > 0)`;
+const SCHEDULED_AND_TOTAL = `"scheduled" AS (
+    SELECT s."slug", count(*) AS "n" FROM ${scheduledBlogs('$3')} b CROSS JOIN LATERAL unnest(b."tag_slugs") AS s("slug")
+    GROUP BY s."slug"),
+  "total" AS (
+    SELECT (SELECT count(*) FROM "tag_counts" WHERE "n" > 0)
+      - (SELECT count(*) FROM "scheduled" s JOIN "tag_counts" c ON c."tag_slug" = s."slug" WHERE c."n" = s."n") AS "total")`;
+
+/**
+ * Per sort, the tags ("slug", "n": the counter) among which the page of live ones lies, in a form the page can stop
+ * early on. `-count`: the first $1 + $2 + (tags of scheduled blogs) counters in count order, read from
+ * `IDX_tag_counts_n_tag_slug`, and the scheduled blogs' tags; any other tag has as many live blogs as its counter says,
+ * and at least $1 + $2 of those counters rank before it, so it is not on the page. `slug`: every counter, in slug order.
+ */
+const CANDIDATES: Readonly<Record<TagSort, string>> = {
+  '-count': `(SELECT c."tag_slug" AS "slug", c."n" FROM "tag_counts" c WHERE c."n" > 0 ORDER BY c."n" DESC, c."tag_slug"
+      LIMIT $1::int8 + $2::int8 + (SELECT count(*) FROM "scheduled"))
+    UNION
+    SELECT c."tag_slug", c."n" FROM "scheduled" s JOIN "tag_counts" c ON c."tag_slug" = s."slug"`,
+  slug: `SELECT c."tag_slug" AS "slug", c."n" FROM "tag_counts" c WHERE c."n" > 0`,
+};
 
 /** The ORDER BY of each sort, on the columns of the page (`slug` is COLLATE "C", so slugs compare code points). */
 const ORDERS: Readonly<Record<TagSort, string>> = {
@@ -39,16 +53,18 @@ const ORDERS: Readonly<Record<TagSort, string>> = {
 };
 
 /**
- * The page ($1 limit, $2 offset) and its total; an empty page is the LEFT JOIN's one row without a tag. Names are
- * joined to the page's tags only (docs/performance.md, "`GET /tags`: names for the page only").
+ * The page ($1 limit, $2 offset) of tags with live blogs at $3, and their total; an empty page is the LEFT JOIN's one
+ * row without a tag. Names by primary key for the page's tags only (every counted slug has a tag: a foreign key). No
+ * request adds up every counter (docs/performance.md, "`GET /tags` in count order").
  */
 const listStatement = (sort: TagSort): PreparedStatement => ({
   name: `tags.list.${sort}`,
-  text: `WITH ${LIVE_COUNTS}
-  SELECT n."total", p.* FROM (SELECT count(*)::int8 AS "total" FROM "live") n
-  LEFT JOIN (SELECT l."slug", t."name", l."count" FROM (
-      SELECT "slug", "count" FROM "live" ORDER BY ${ORDERS[sort]} LIMIT $1 OFFSET $2) l
-    JOIN "tags" t ON t."slug" = l."slug") p ON true
+  text: `WITH ${SCHEDULED_AND_TOTAL}
+  SELECT n."total", p.* FROM "total" n
+  LEFT JOIN (SELECT l."slug", (SELECT t."name" FROM "tags" t WHERE t."slug" = l."slug") AS "name", l."count" FROM (
+      SELECT k."slug", k."n" - coalesce(s."n", 0) AS "count" FROM (${CANDIDATES[sort]}) k
+      LEFT JOIN "scheduled" s ON s."slug" = k."slug"
+      WHERE k."n" > coalesce(s."n", 0) ORDER BY ${ORDERS[sort]} LIMIT $1 OFFSET $2) l) p ON true
   ORDER BY ${ORDERS[sort]}`,
 });
 
