@@ -8,10 +8,11 @@ const BLOG_SEARCH_VECTOR = `to_tsvector('simple'::regconfig, "title" || ' ' || "
  * Each list order has an index ending in `id`, its tie-breaker (docs/architecture.md, "The list queries").
  */
 @Entity({ name: 'blogs' })
-// (created_at, id) INCLUDE (published_at): the migration alone keeps it, as TypeORM cannot describe INCLUDE.
+// (created_at, id) and (author, created_at, id), each INCLUDE (published_at): the migrations alone keep them, as
+// TypeORM cannot describe INCLUDE.
 @Index('IDX_blogs_created_at_id', { synchronize: false })
 @Index('IDX_blogs_updated_at_id', ['updatedAt', 'id'])
-@Index('IDX_blogs_author_created_at_id', ['author', 'createdAt', 'id'])
+@Index('IDX_blogs_author_created_at_id', { synchronize: false })
 @Index('IDX_blogs_author_updated_at_id', ['author', 'updatedAt', 'id'])
 // Title orders compare code points ("title" COLLATE "C"), an expression TypeORM cannot describe: the migration alone keeps them.
 @Index('IDX_blogs_title_c_id', { synchronize: false })
