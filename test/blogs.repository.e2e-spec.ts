@@ -2,7 +2,14 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Blog } from '../src/blogs/blog.entity';
-import { BlogChanges, BlogsRepository, NewBlog, SlugTakenError, WriteCondition } from '../src/blogs/blogs.repository';
+import {
+  BlogChanges,
+  BlogListQuery,
+  BlogsRepository,
+  NewBlog,
+  SlugTakenError,
+  WriteCondition,
+} from '../src/blogs/blogs.repository';
 import type { VersionCondition } from '../src/common/http/versioned-entity-tag';
 import type { PublishedAtChange } from '../src/blogs/publication';
 import { databaseConfig } from '../src/config/database.config';
@@ -323,6 +330,16 @@ describe('BlogsRepository on the real database', () => {
         ...publishedAt(n, at),
         tags: { slugs: ['go'], names: ['Go'] },
       });
+      /** A first page of the tag `go`, newest first, just after the blogs were published. */
+      const TAG_PAGE = {
+        filters: { tag: ['go'] },
+        sort: '-createdAt',
+        limit: 10,
+        offset: 0,
+        withContent: false,
+        status: 'published',
+        now: new Date(NOW.getTime() + 1),
+      } as const satisfies BlogListQuery;
       /** The live blogs with the tag, newest first. */
       let newest: number[];
 
@@ -337,15 +354,7 @@ describe('BlogsRepository on the real database', () => {
       it.each([1, 10, 11, 20, 21, 22, 23, 50, 100])(
         'limit %i: the newest live blogs of the tag, the exact total, and whether more follow',
         async (limit) => {
-          const page = await repository.findList({
-            filters: { tag: ['go'] },
-            sort: '-createdAt',
-            limit,
-            offset: 0,
-            withContent: false,
-            status: 'published',
-            now: new Date(NOW.getTime() + 1),
-          });
+          const page = await repository.findList({ ...TAG_PAGE, limit });
 
           expect(page.items.map((blog) => blog.id)).toEqual(newest.slice(0, limit));
           expect(page.total).toBe(TAGGED);

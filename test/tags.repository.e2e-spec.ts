@@ -387,7 +387,7 @@ describe('tag statements and the blogs they read (e2e)', () => {
         expect.stringMatching(/^(Index Scan|Bitmap Heap Scan) IDX_blogs_published_at_id$/),
       ]);
     } finally {
-      await queryRunner.query(`DEALLOCATE ALL`);
+      await queryRunner.query(`DEALLOCATE scheduled_blogs_body`);
       await queryRunner.query(`RESET plan_cache_mode`);
       await queryRunner.release();
     }

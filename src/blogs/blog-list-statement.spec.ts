@@ -118,7 +118,8 @@ describe('blogListStatement', () => {
     const { statement } = blogListStatement(query(overrides));
 
     expect(statement.text).toContain('FROM "blog_tags" bt JOIN "blogs"');
-    expect(statement.text).toMatch(/bt\."tag_slug" = \(\$\d::text\[\]\)\[1\]/);
+    expect(statement.text).toMatch(/bt\."tag_slug" = \(SELECT \(\$\d::text\[\]\)\[1\]\)/);
+    expect(statement.text).toMatch(/<= \(SELECT \$\d::timestamptz\)/);
     expect(statement.text).toContain(order);
   });
 

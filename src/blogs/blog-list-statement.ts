@@ -161,7 +161,11 @@ function build(
   const conditions = given.map((filter) => FILTERS[filter](bind(filter, ({ filters }) => filters[filter])));
   // Only the filters' own conditions make the total a count: the status and the owner alone do not.
   const filtered = conditions.length > 0 || status !== 'published' || owner !== undefined;
-  if (status !== 'any') conditions.push(STATUSES[status](() => bind('now', (shape) => shape.now)));
+  const now = (): string => bind('now', (shape) => shape.now);
+  /** The status's condition; `hidden`: with `now` out of the planner's sight (below). */
+  const statusCondition = (hidden = false): string[] =>
+    status === 'any' ? [] : [STATUSES[status](hidden ? () => `(SELECT ${now()}::timestamptz)` : now)];
+  conditions.push(...statusCondition());
   if (owner !== undefined) conditions.push(`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`);
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
 
@@ -203,20 +207,25 @@ function build(
       `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
       `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}`;
   } else {
-    const now = (): string => bind('now', (shape) => shape.now);
     const total = countedByTag(query)
       ? `SELECT ${liveTagCount(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`, now())} AS "total"`
       : filtered
         ? `SELECT count(*) AS "total" FROM "blogs"${where}`
         : `SELECT ${liveTotalSql(now())} AS "total"`;
+    // Through blog_tags, the tag and the instant are read in InitPlans: a custom plan that saw a popular tag (its rows
+    // many, so the page's share of them small) or the instant (every blog live) would be priced below the generic
+    // plan, which PostgreSQL would then never keep, planning every request anew (docs/performance.md, "One tag's
+    // first page").
     const rows = readsTagIndex(query, field)
       ? page(
           `SELECT ${columns} FROM ${TAGGED_BLOGS}`,
           'bt."blog_created_at"',
           'bt."blog_id"',
           [
-            taggedSql(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`),
-            ...conditions.filter((_, i) => given[i] !== 'tag'),
+            taggedSql(`(SELECT (${bind('tag', ({ filters }) => filters.tag)}::text[])[1])`),
+            ...conditions.filter((_, i) => i < given.length && given[i] !== 'tag'),
+            ...statusCondition(true),
+            ...(owner === undefined ? [] : [`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`]),
           ],
           tagRows === undefined ? undefined : ` LIMIT ${tagRows}`,
         )

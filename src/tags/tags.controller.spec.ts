@@ -24,7 +24,7 @@ describe('TagsController', () => {
 
     const body = await controller.list({ limit: 1, offset: 2, sort: 'slug' });
 
-    expect(service.list).toHaveBeenCalledWith({ limit: 1, offset: 2, sort: 'slug' });
+    expect(service.list).toHaveBeenCalledWith({ limit: 1, offset: 2, sort: 'slug' }, expect.any(Date));
     expect(body).toStrictEqual({ data: [nestjs], total: 7, limit: 1, offset: 2 });
   });
 
@@ -32,7 +32,7 @@ describe('TagsController', () => {
     service.findOne.mockResolvedValue({ ...nestjs, createdAt: new Date() });
 
     await expect(controller.findOne('nestjs')).resolves.toStrictEqual(nestjs);
-    expect(service.findOne).toHaveBeenCalledWith('nestjs');
+    expect(service.findOne).toHaveBeenCalledWith('nestjs', expect.any(Date));
   });
 
   it("findOne passes the service's 404 on", async () => {

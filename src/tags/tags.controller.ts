@@ -17,13 +17,13 @@ export class TagsController {
   @ReadAccess()
   @ApiListTags()
   async list(@Query() query: ListTagsQueryDto): Promise<TagListResponse> {
-    return listEnvelope(await this.tags.list(query), query.limit, toTagResponse);
+    return listEnvelope(await this.tags.list(query, new Date()), query.limit, toTagResponse);
   }
 
   @Get(':slug')
   @ReadAccess()
   @ApiGetTag()
   async findOne(@SlugParam('slug') slug: string): Promise<TagResponse> {
-    return toTagResponse(await this.tags.findOne(slug));
+    return toTagResponse(await this.tags.findOne(slug, new Date()));
   }
 }

@@ -19,20 +19,20 @@ export interface NormalizedTags {
   readonly names: string[];
 }
 
-/** The rules of tags: what a name's slug is, and which tags are listed (those with live blogs, counted now). */
+/** The rules of tags: what a name's slug is, and which tags are listed (those with live blogs at the given instant). */
 @Injectable()
 export class TagsService {
   constructor(private readonly tags: TagsRepository) {}
 
-  /** A page of the tags with live blogs now, in the order `sort`, with their number; past the end an empty page. */
-  async list({ sort, limit, offset }: TagListRequest): Promise<OffsetListPage<CountedTag>> {
-    const { items, total } = await this.tags.findPage({ sort, limit, offset, now: new Date() });
+  /** A page of the tags with live blogs at `now`, in the order `sort`, with their number; past the end an empty page. */
+  async list({ sort, limit, offset }: TagListRequest, now: Date): Promise<OffsetListPage<CountedTag>> {
+    const { items, total } = await this.tags.findPage({ sort, limit, offset, now });
     return { items, total, offset };
   }
 
-  /** @throws NotFoundException when no blog live now has the tag `slug`. */
-  async findOne(slug: string): Promise<CountedTag> {
-    const tag = await this.tags.findBySlug(slug, new Date());
+  /** The tag `slug` with its live blogs at `now`. @throws NotFoundException when no blog live then has the tag. */
+  async findOne(slug: string, now: Date): Promise<CountedTag> {
+    const tag = await this.tags.findBySlug(slug, now);
     if (!tag || tag.count <= 0) throw new NotFoundException(`Tag ${slug} not found`);
     return tag;
   }
