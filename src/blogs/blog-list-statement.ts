@@ -158,15 +158,16 @@ function build(
     }
     return parameter;
   };
-  const conditions = given.map((filter) => FILTERS[filter](bind(filter, ({ filters }) => filters[filter])));
+  const filterConditions = given.map((filter) => FILTERS[filter](bind(filter, ({ filters }) => filters[filter])));
   // Only the filters' own conditions make the total a count: the status and the owner alone do not.
-  const filtered = conditions.length > 0 || status !== 'published' || owner !== undefined;
+  const filtered = filterConditions.length > 0 || status !== 'published' || owner !== undefined;
   const now = (): string => bind('now', (shape) => shape.now);
   /** The status's condition; `hidden`: with `now` out of the planner's sight (below). */
   const statusCondition = (hidden = false): string[] =>
     status === 'any' ? [] : [STATUSES[status](hidden ? () => `(SELECT ${now()}::timestamptz)` : now)];
-  conditions.push(...statusCondition());
-  if (owner !== undefined) conditions.push(`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`);
+  const conditions = [...filterConditions, ...statusCondition()];
+  const ownerCondition = owner === undefined ? [] : [`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`];
+  conditions.push(...ownerCondition);
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
 
   const { field, descending } = sortOrder(sort);
@@ -223,9 +224,9 @@ function build(
           'bt."blog_id"',
           [
             taggedSql(`(SELECT (${bind('tag', ({ filters }) => filters.tag)}::text[])[1])`),
-            ...conditions.filter((_, i) => i < given.length && given[i] !== 'tag'),
+            ...filterConditions.filter((_, i) => given[i] !== 'tag'),
             ...statusCondition(true),
-            ...(owner === undefined ? [] : [`"owner_sub" = ${bind('owner', (shape) => shape.owner)}`]),
+            ...ownerCondition,
           ],
           tagRows === undefined ? undefined : ` LIMIT ${tagRows}`,
         )
