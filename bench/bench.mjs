@@ -32,7 +32,7 @@
 //                      Dockerfile's NODE_OPTIONS); the first one is `service`, the reference of the ratios
 //   --no-build         use the existing dist/
 //   --keep-db          keep the fresh database (its URL is printed)
-//   --profile          run the service with --cpu-prof; the .cpuprofile goes to bench/results/
+//   --profile          run the service and the release with --cpu-prof; <server>.cpuprofile goes to bench/results/
 //   --topology t,u     how the service reaches PostgreSQL, one service process each, every scenario run
 //                      on all of them in turn after the baseline (default direct; direct always runs, as
 //                      the reference of the ratios): direct; pgbouncer (PgBouncer in transaction mode,
@@ -227,7 +227,17 @@ async function main() {
     },
     replica: { DATABASE_READ_URLS: replica?.url(database) },
   };
-  const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', join(root, 'bench', 'results')] : [];
+  // One .cpuprofile per server, named after it (`service`, `release c1c807e` → `release-c1c807e`).
+  const profile = (name) =>
+    options.profile
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          join(root, 'bench', 'results'),
+          '--cpu-prof-name',
+          `${name.replace(/\W+/g, '-')}.cpuprofile`,
+        ]
+      : [];
   const services = [];
   // One after the other: the first migrates the fresh database, the others find it migrated.
   for (const topology of topologies) {
@@ -235,14 +245,14 @@ async function main() {
       const name =
         topology !== 'direct' ? `service-${topology}` : i === 0 ? 'service' : `service ${flags || '(no flags)'}`;
       const serviceEnv = { ...env, ...topologyEnv[topology], NODE_ENV: 'production', NODE_OPTIONS: flags };
-      services.push({ ...(await startServer(name, [...profile, 'dist/main.js'], serviceEnv)), store, flags });
+      services.push({ ...(await startServer(name, [...profile(name), 'dist/main.js'], serviceEnv)), store, flags });
     }
   }
   // The release on a database of its own, which its own migrations make (an older schema, perhaps).
   if (release) {
     const releaseUrl = await prepareDatabase(primary?.url(), '_release');
     const releaseEnv = { ...env, DATABASE_URL: releaseUrl, NODE_ENV: 'production', NODE_OPTIONS: release.nodeOptions };
-    const server = await startServer(release.name, ['dist/main.js'], releaseEnv, release.dir);
+    const server = await startServer(release.name, [...profile(release.name), 'dist/main.js'], releaseEnv, release.dir);
     services.push({ ...server, store: openStore(releaseUrl), flags: release.nodeOptions, release: true });
   }
   const baseline = { ...(await startServer('baseline', ['bench/baseline/server.mjs'], env)), store };
