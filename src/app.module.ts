@@ -3,6 +3,7 @@ import { AuthModule } from './auth/auth.module';
 import { BlogsModule } from './blogs/blogs.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -11,7 +12,7 @@ import { TagsModule } from './tags/tags.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics, the blog resource and its tags.
+ * metrics, the blog resource, its tags and the change feed.
  */
 @Module({
   imports: [
@@ -24,6 +25,7 @@ import { TagsModule } from './tags/tags.module';
     MetricsModule,
     BlogsModule,
     TagsModule,
+    EventsModule,
   ],
 })
 export class AppModule {}

@@ -10,7 +10,6 @@ import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { ConfigType } from '@nestjs/config';
 import { httpConfig } from './config/http.config';
-import { rewriteBlogPathAliases } from './blogs/blog-paths';
 import { mapDatabaseUnavailable } from './database/database-errors';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { globalPipes } from './common/pipes/global-pipes';
@@ -18,6 +17,7 @@ import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
+import { apiPathAliases } from './common/http/api-path-aliases';
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
@@ -72,7 +72,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
   ignoreRequestNoCacheInFreshness(app.getHttpAdapter().getInstance());
-  app.use(rewriteBlogPathAliases);
+  app.use(apiPathAliases(['blogs', 'changes']));
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...globalPipes());

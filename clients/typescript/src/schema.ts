@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed: every change to a blog, once, in commit order
+         * @description Events after `after`, oldest first. Save `nextAfter` and ask with it again: every later event comes exactly once, none skipped, across restarts and replicas. An event is in the feed once its change has committed. Needs a token with the scope `events:read` (`blogs:admin` does not imply it).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -477,6 +497,44 @@ export interface components {
              * @example 0
              */
             offset: number;
+        };
+        DeletedBlogResponse: {
+            /** @example 1 */
+            id: number;
+            /**
+             * @description Its slug when it was deleted.
+             * @example hello
+             */
+            slug: string;
+        };
+        EventResponse: {
+            /**
+             * @description Decimal digits; ids increase as numbers in feed order.
+             * @example 42
+             */
+            id: string;
+            /**
+             * @example blog.created
+             * @enum {string}
+             */
+            type: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published";
+            /**
+             * Format: date-time
+             * @description When the change committed its transaction (database clock), ISO 8601 UTC with milliseconds.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description The blog as its owner read it right after the change (its `status` at `occurredAt`); only `id` and `slug` for `blog.deleted`. */
+            blog: components["schemas"]["BlogResponse"] | components["schemas"]["DeletedBlogResponse"];
+        };
+        ChangePageResponse: {
+            /** @description Events in feed order. */
+            data: components["schemas"]["EventResponse"][];
+            /**
+             * @description The `after` of the next page: the id of the last event here, or the `after` asked with when the page is empty (null when none was given and the feed is empty).
+             * @example 42
+             */
+            nextAfter: string | null;
         };
     };
     responses: never;
@@ -1886,6 +1944,119 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Tag nestjs not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The `nextAfter` of an earlier page, or an event id; from the first event when absent. */
+                after?: string;
+                /** @description Page size, written in decimal digits without sign or leading zero. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events and the `after` of the next page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePageResponse"];
+                };
+            };
+            /** @description The query (unknown or repeated parameter, a bad `after` or `limit`) is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope `events:read`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "This operation requires a token with the scope events:read"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

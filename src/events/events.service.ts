@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { TagsRepository } from '../tags/tags.repository';
+import { EventResponse, tagSlugsOf, toEventResponse } from './dto/event-response.dto';
+import { EventsRepository } from './events.repository';
+
+/** A page of the change feed: its events and the `after` of the next page. */
+export interface ChangePage {
+  readonly data: EventResponse[];
+  readonly nextAfter: string | null;
+}
+
+/** The change feed: every committed change, once, in commit order. */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly tags: TagsRepository,
+  ) {}
+
+  /**
+   * Up to `limit` events after the event id `after` (from the first when undefined), once the relay has numbered
+   * every change committed so far; `nextAfter` is the last one's id, else `after` (null when undefined).
+   */
+  async changes(after: string | undefined, limit: number): Promise<ChangePage> {
+    await this.events.relay();
+    const events = await this.events.after(after ?? '0', limit);
+    const names = await this.tags.names(tagSlugsOf(events));
+    return {
+      data: events.map((event) => toEventResponse(event, names)),
+      nextAfter: events.at(-1)?.id ?? after ?? null,
+    };
+  }
+}
