@@ -20,7 +20,8 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 
 /** Share of the cases each property gets; they add up to 1. */
 const SHARE = {
-  create: 0.3,
+  create: 0.25,
+  changes: 0.05,
   update: 0.15,
   ids: 0.15,
   query: 0.1,
@@ -435,6 +436,23 @@ const queryString = fc
     pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&'),
   );
 
+/** A change-feed query string: `after` and `limit` at and past their edges, unknown, repeated and array parameters. */
+const changesQueryString = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('after', 'limit', 'after[]', 'limit[a]', 'AFTER', 'since', '__proto__', ''),
+      fc.oneof(
+        idSegment,
+        fc.constantFrom('', '0', '1', '1000', '1001', '-1', '01', ' 1', '1e3'),
+        fc.constantFrom('9223372036854775807', '9223372036854775808', '18446744073709551616', '0x10'),
+      ),
+    ),
+    { maxLength: 3 },
+  )
+  .map((pairs) =>
+    pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&'),
+  );
+
 /** Header values Node.js lets a client send: visible Latin-1 and spaces. */
 const headerValue = fc.string({
   unit: fc
@@ -644,6 +662,24 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
       );
     },
     timeoutFor(SHARE.query),
+  );
+
+  it(
+    `change-feed query strings (${runsFor(SHARE.changes)} cases): 200 {data, nextAfter} or 400, never 5xx`,
+    async () => {
+      const reader = { authorization: bearer(t.token('feed-fuzzer', { scope: 'events:read' })) };
+      await fc.assert(
+        fc.asyncProperty(changesQueryString, async (query) => {
+          casesRun += 1;
+          const reply = await send('GET', `/api/v1/changes?${query}`, reader);
+          await expectAnswer(reply, (body) => {
+            expect(Object.keys(body as object).sort()).toEqual(['data', 'nextAfter']);
+          });
+        }),
+        options(SHARE.changes),
+      );
+    },
+    timeoutFor(SHARE.changes),
   );
 
   it(
