@@ -3,7 +3,7 @@ import type { EventType } from './event-type';
 
 /**
  * A change in the feed, numbered by the relay in the order it committed (docs/architecture.md, "Events"). `blog` is the
- * row as it was written, in `to_jsonb` form (snake-case columns; `{id, slug}` for a deletion).
+ * row as it was written, as JSON with its columns' names (`{id, slug}` for a deletion).
  */
 @Entity({ name: 'events' })
 export class ChangeEvent {
@@ -17,6 +17,6 @@ export class ChangeEvent {
   @Column({ name: 'occurred_at', type: 'timestamptz', precision: 3 })
   occurredAt!: Date;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   blog!: Record<string, unknown>;
 }

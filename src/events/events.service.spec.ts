@@ -6,7 +6,7 @@ import { EventsService } from './events.service';
 
 const AT = new Date('2030-06-01T12:00:00.000Z');
 
-/** A stored `blogs` row as `to_jsonb` writes it: snake-case, timestamps with an offset. */
+/** A stored `blogs` row as the trigger writes it: columns by name, timestamps with an offset. */
 const snapshot = (publishedAt: string | null, tagSlugs: string[] = []): Record<string, unknown> => ({
   id: 7,
   title: 'Hello',

@@ -18,6 +18,6 @@ export class OutboxEvent {
   @Column({ name: 'occurred_at', type: 'timestamptz', precision: 3, default: () => 'now()' })
   occurredAt!: Date;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   blog!: Record<string, unknown>;
 }

@@ -48,7 +48,7 @@ export class EventResponse {
   readonly blog!: BlogResponse | DeletedBlogResponse;
 }
 
-/** The stored row `snapshot` (`to_jsonb` of a `blogs` row) as an entity with the tags' names from `names`. */
+/** The stored `snapshot` of a `blogs` row (its columns by name) as an entity with the tags' names from `names`. */
 function blogOfSnapshot(snapshot: Record<string, unknown>, names: ReadonlyMap<string, string>): Blog {
   const published = snapshot.published_at as string | null;
   const tagSlugs = snapshot.tag_slugs as string[];
