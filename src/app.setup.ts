@@ -26,10 +26,18 @@ export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAlive
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /** Request headers a browser may send cross-origin, and response headers it may read (CORS). */
-const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'];
+const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-Match',
+  'If-None-Match',
+  'X-Request-Id',
+];
 const CORS_EXPOSED_HEADERS = [
   'Accept-Patch',
   'ETag',
+  'Idempotent-Replayed',
   'Link',
   'Location',
   'Retry-After',

@@ -471,6 +471,7 @@ const headerName = fc.constantFrom(
   'Accept-Charset',
   'If-Match',
   'If-None-Match',
+  'Idempotency-Key',
   'Origin',
   'Cookie',
   'Content-Encoding',

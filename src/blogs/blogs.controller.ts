@@ -42,6 +42,7 @@ import { CreateBlogDto } from './dto/create-blog.dto';
 import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /**
  * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
@@ -102,6 +103,7 @@ export class BlogsController {
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @Idempotent()
   @ApiCreateBlog()
   async create(
     @JsonBody() body: CreateBlogDto,
@@ -128,6 +130,7 @@ export class BlogsController {
   }
 
   @Patch(':id')
+  @Idempotent()
   @ApiPatchBlog()
   patch(
     @IdParam('id') id: number,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TagsModule } from '../tags/tags.module';
 import { BlogCount } from './blog-count.entity';
 import { BlogSlug } from './blog-slug.entity';
@@ -13,7 +14,7 @@ import { BlogsService } from './blogs.service';
 
 /** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
-  imports: [DatabaseModule, TagsModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
+  imports: [DatabaseModule, IdempotencyModule, TagsModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
 })

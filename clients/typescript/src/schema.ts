@@ -817,7 +817,10 @@ export interface operations {
     createBlog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -922,6 +925,15 @@ export interface operations {
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -1579,6 +1591,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description Change only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
                 "If-None-Match"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The blog id: decimal digits, no sign or leading zero. */
@@ -1736,6 +1750,15 @@ export interface operations {
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };

@@ -27,6 +27,14 @@ const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
 // body-parser hands on an empty JSON body as `{}`, but empty text is no JSON value (RFC 8259 §2).
 const emptyJsonBodies = new WeakSet<IncomingMessage>();
 
+// The bytes of each JSON body read, for what compares requests byte for byte (`Idempotency-Key`).
+const rawJsonBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/** The bytes of `request`'s JSON body once {@link readJsonBody} read them; undefined when it read none. */
+export function rawJsonBodyOf(request: IncomingMessage): Buffer | undefined {
+  return rawJsonBodies.get(request);
+}
+
 /** Deepest nesting of objects and arrays a body may have (the body itself is level 1). */
 export const MAX_BODY_DEPTH = 32;
 
@@ -58,10 +66,11 @@ export function jsonTextDepth(raw: Uint8Array, limit: number): number {
 }
 
 /**
- * body-parser `verify` callback: notes a JSON body of zero bytes.
+ * body-parser `verify` callback: keeps the bytes read and notes a JSON body of zero bytes.
  * @throws a 400 client error for nesting deeper than {@link MAX_BODY_DEPTH}, before the text is parsed.
  */
 export function verifyJsonBody(request: IncomingMessage, _response: ServerResponse, raw: Buffer): void {
+  rawJsonBodies.set(request, raw);
   if (raw.length === 0) emptyJsonBodies.add(request);
   if (jsonTextDepth(raw, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
     const message = `request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`;

@@ -1,0 +1,25 @@
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ErrorResponse } from '../openapi/error-response.dto';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+/** The route takes an `Idempotency-Key` header ({@link IdempotencyInterceptor}); documented in OpenAPI. */
+export const Idempotent = (): MethodDecorator =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first ' +
+        "answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string " +
+        `or the same characters unquoted, 1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters from \`!\` to \`~\`.`,
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
+    }),
+    ApiResponse({
+      status: 422,
+      type: ErrorResponse,
+      description: 'The `Idempotency-Key` was used with another method, path or body.',
+    }),
+  );
