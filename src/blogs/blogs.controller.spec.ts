@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import type { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsService } from './blogs.service';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 
 const blog: Blog = {
   id: 7,
@@ -57,7 +58,11 @@ describe('BlogsController', () => {
     for (const setter of [response.location, response.status]) setter.mockReturnValue(response);
     const moduleRef = await Test.createTestingModule({
       controllers: [BlogsController],
-      providers: [{ provide: BlogsService, useValue: service }],
+      // The routes' @Idempotent() interceptor is tested on its own (idempotency.interceptor.spec.ts).
+      providers: [
+        { provide: BlogsService, useValue: service },
+        { provide: IdempotencyRepository, useValue: {} },
+      ],
     }).compile();
     controller = moduleRef.get(BlogsController);
   });
