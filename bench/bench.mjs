@@ -24,7 +24,7 @@
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
-//   --check            the CI guard (bench/check.mjs): a short run of bench/budget.json's scenarios; fails
+//   --check            the CI guard (bench/check.mjs): a short run of bench/budget.json's scenarios, beside its release; fails
 //                      when a service ÷ baseline CPU per request passes its budget × tolerance
 //   --against <ref>    also runs the build of that git ref ("release <sha>", its own database migrated
 //                      by its own code, its Dockerfile's NODE_OPTIONS); the table adds service ÷ release
@@ -183,7 +183,9 @@ async function main() {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   }
   // Built before any database exists: it takes minutes, and fails early on a bad ref.
-  const release = options.against && (await prepareRelease(root, options.against, { children, log }));
+  // The check runs the budget's release beside the service unless another ref is given.
+  const against = options.against ?? budget?.release?.ref;
+  const release = against && (await prepareRelease(root, against, { children, log }));
   if (release) cleanups.push(async () => release.remove());
   const primary = topologies.includes('replica') ? startPostgres(await freePort()) : undefined;
   if (primary) log(`throwaway primary cluster on :${primary.port}`);
@@ -268,7 +270,7 @@ async function main() {
     startedAt: new Date().toISOString(),
     machine: machine(),
     options: { rowSteps, duration, connections, rounds, scenarios, topologies, nodeOptions: FLAG_SETS },
-    ...(release && { release: { ref: options.against, sha: release.sha, nodeOptions: release.nodeOptions } }),
+    ...(release && { release: { ref: against, sha: release.sha, nodeOptions: release.nodeOptions } }),
     ...(bouncer && { pgbouncer: { poolMode: 'transaction', defaultPoolSize: PGBOUNCER_POOL_SIZE } }),
     steps: [],
   };
@@ -368,7 +370,7 @@ async function main() {
     process.exitCode = 1;
   }
   if (budget) {
-    const { lines, ok } = checkBudget(results.steps[0], budget);
+    const { lines, ok } = checkBudget(results.steps[0], budget, release?.name);
     process.stdout.write(`\n${lines.join('\n')}\n`);
     if (!ok) process.exitCode = 1;
   }
