@@ -1,13 +1,15 @@
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponse } from '../openapi/error-response.dto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotentReplayFilter } from './idempotent-replay.filter';
 
-/** The route takes an `Idempotency-Key` header ({@link IdempotencyInterceptor}); documented in OpenAPI. */
+/** The route takes an `Idempotency-Key` header ({@link IdempotencyGuard}); documented in OpenAPI. */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
-    UseInterceptors(IdempotencyInterceptor),
+    UseGuards(IdempotencyGuard),
+    UseFilters(IdempotentReplayFilter),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,

@@ -1,10 +1,11 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { lastValueFrom, of } from 'rxjs';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyRepository, KeyClaim } from './idempotency.repository';
+import { IdempotentReplay } from './idempotent-replay';
+import { IdempotentReplayFilter } from './idempotent-replay.filter';
 
-/** A response double: the parts of Express's the interceptor uses. */
+/** A response double: the parts of Express's the guard and the filter use. */
 class FakeResponse {
   statusCode = 200;
   readonly headers = new Map<string, string>();
@@ -25,17 +26,16 @@ class FakeResponse {
   }
 }
 
-/** The context of a GET-less write with `headers`, by `sub`, whose JSON body was already read. */
+/** The context of a POST with `headers` by `alice`, whose JSON body was already read. */
 const contextOf = (headers: Record<string, string>, response: FakeResponse): ExecutionContext => {
   const request = { method: 'POST', path: '/api/v1/blogs', headers, user: { sub: 'alice', scopes: [] }, body: {} };
   Object.assign(request, { _body: true });
-  return {
-    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
-  } as unknown as ExecutionContext;
+  const http = { getRequest: () => request, getResponse: () => response };
+  return { switchToHttp: () => http } as unknown as ExecutionContext;
 };
 
-describe('IdempotencyInterceptor', () => {
-  let interceptor: IdempotencyInterceptor;
+describe('IdempotencyGuard', () => {
+  let guard: IdempotencyGuard;
   let keys: { [K in 'claim' | 'keep' | 'free']: jest.Mock };
 
   beforeEach(async () => {
@@ -45,26 +45,23 @@ describe('IdempotencyInterceptor', () => {
       free: jest.fn().mockResolvedValue(undefined),
     };
     const moduleRef = await Test.createTestingModule({
-      providers: [IdempotencyInterceptor, { provide: IdempotencyRepository, useValue: keys }],
+      providers: [IdempotencyGuard, { provide: IdempotencyRepository, useValue: keys }],
     }).compile();
-    interceptor = moduleRef.get(IdempotencyInterceptor);
+    guard = moduleRef.get(IdempotencyGuard);
   });
 
-  /** Runs a request with `key` whose handler answers `status` (set as the route would) with `body`. */
+  /** Lets a request with `key` through the guard, then answers `status` with `body` as Nest would. */
   const run = async (key: string | undefined, status: number, body: unknown): Promise<FakeResponse> => {
     const response = new FakeResponse();
-    const next = { handle: jest.fn(() => of(body)) };
-    const observable = await interceptor.intercept(
-      contextOf(key === undefined ? {} : { 'idempotency-key': key }, response),
-      next,
-    );
-    const result = await lastValueFrom(observable);
-    response.status(status).json(result);
+    await expect(
+      guard.canActivate(contextOf(key === undefined ? {} : { 'idempotency-key': key }, response)),
+    ).resolves.toBe(true);
+    response.status(status).json(body);
     await new Promise((resolve) => setImmediate(resolve));
     return response;
   };
 
-  it('leaves a request without the header alone', async () => {
+  it('lets a request without the header through untouched', async () => {
     const response = await run(undefined, 201, { id: 1 });
     expect(keys.claim).not.toHaveBeenCalled();
     expect(response.sent).toEqual([{ id: 1 }]);
@@ -77,7 +74,7 @@ describe('IdempotencyInterceptor', () => {
     ['a 429', 429, 'free'],
     ['a 500', 500, 'free'],
     ['a 503', 503, 'free'],
-  ])('%s answer of a claimed key is %s', async (_name, status, settle) => {
+  ])('%s answer of a claimed key is %s, then sent', async (_name, status, settle) => {
     keys.claim.mockResolvedValue({ kind: 'claimed' } satisfies KeyClaim);
     const response = await run('k1', status, { answer: status });
     expect(keys.claim).toHaveBeenCalledWith('alice', 'k1', expect.any(Buffer));
@@ -91,10 +88,26 @@ describe('IdempotencyInterceptor', () => {
     expect(response.sent).toEqual([{ answer: status }]);
   });
 
-  it('replays a kept answer with its status and headers, whatever the route sets', async () => {
+  it.each([
+    ['in flight', { kind: 'in-flight' }, 409],
+    ['used with another request', { kind: 'reused' }, 422],
+  ])('refuses a key %s with %s', async (_name, claim, status) => {
+    keys.claim.mockResolvedValue(claim);
+    await expect(guard.canActivate(contextOf({ 'idempotency-key': 'k' }, new FakeResponse()))).rejects.toMatchObject({
+      status,
+    });
+  });
+
+  it('replays a kept answer through IdempotentReplayFilter, with its status and headers', async () => {
     const answer = { status: 201, location: '/api/v1/blogs/7', etag: '"7-1"', body: { id: 7 } };
     keys.claim.mockResolvedValue({ kind: 'answered', answer } satisfies KeyClaim);
-    const response = await run('k2', 200, 'ignored');
+    const response = new FakeResponse();
+    const context = contextOf({ 'idempotency-key': 'k2' }, response);
+    const replay = await guard.canActivate(context).catch((error: unknown) => error);
+    expect(replay).toBeInstanceOf(IdempotentReplay);
+
+    new IdempotentReplayFilter().catch(replay as IdempotentReplay, context);
+
     expect(response.statusCode).toBe(201);
     expect(Object.fromEntries(response.headers)).toEqual({
       location: '/api/v1/blogs/7',

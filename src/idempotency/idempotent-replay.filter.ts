@@ -1,0 +1,18 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { IdempotentReplay } from './idempotent-replay';
+
+/** The header that marks a replayed answer. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Answers a kept answer again: its status, `Location`, `ETag` and body, with `Idempotent-Replayed: true`. */
+@Catch(IdempotentReplay)
+export class IdempotentReplayFilter implements ExceptionFilter<IdempotentReplay> {
+  catch({ answer }: IdempotentReplay, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (answer.location !== undefined) response.setHeader('Location', answer.location);
+    if (answer.etag !== undefined) response.setHeader('ETag', answer.etag);
+    response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    response.status(answer.status).json(answer.body);
+  }
+}
