@@ -1,3 +1,4 @@
+import type { QueryRunner } from 'typeorm';
 import { BLOGS, bearer, BlogBody, BODY, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 
@@ -51,6 +52,19 @@ describe('GET /api/v1/changes (e2e)', () => {
       events.push(...body.data);
       if (body.data.length === 0) return { events, last: cursor };
       cursor = body.nextAfter;
+    }
+  };
+
+  /** Runs `work` in a transaction on a connection of its own; one that `work` leaves open is rolled back. */
+  const inTransaction = async (work: (runner: QueryRunner) => Promise<void>): Promise<void> => {
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await work(runner);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
     }
   };
 
@@ -197,44 +211,33 @@ describe('GET /api/v1/changes (e2e)', () => {
       'gives an event committed late the next id after those read: none is skipped',
       async () => {
         const after = await end();
-        const runner = t.dataSource.createQueryRunner();
-        await runner.connect();
-        try {
-          await runner.startTransaction();
+        await inTransaction(async (late) => {
           // Written first (the lower outbox position), committed last.
-          await runner.query(
+          await late.query(
             `INSERT INTO blogs (title, content, author, owner_sub, published_at, slug)
-           VALUES ('Late', 'Committed last', 'SQL', $1, NULL, 'changes-late-commit')`,
+             VALUES ('Late', 'Committed last', 'SQL', $1, NULL, 'changes-late-commit')`,
             [OWNER],
           );
           const early = await create({ status: 'draft' });
           const first = await walk(after);
           expect(first.events.map((e) => [e.type, e.blog.id])).toEqual([['blog.created', early.id]]);
-          await runner.commitTransaction();
+          await late.commitTransaction();
           const second = await walk(first.last);
           expect(second.events.map((e) => [e.type, e.blog.slug])).toEqual([['blog.created', 'changes-late-commit']]);
           expect(BigInt(second.events[0].id)).toBeGreaterThan(BigInt(first.events[0].id));
-        } finally {
-          if (runner.isTransactionActive) await runner.rollbackTransaction();
-          await runner.release();
-        }
+        });
       },
     );
 
     it('a rolled-back write makes no event', async () => {
       const after = await end();
-      const runner = t.dataSource.createQueryRunner();
-      await runner.connect();
-      try {
-        await runner.startTransaction();
-        await runner.query(
+      await inTransaction(async (gone) => {
+        await gone.query(
           `INSERT INTO blogs (title, content, author, owner_sub, slug) VALUES ('Gone', 'Rolled back', 'SQL', $1, 'changes-gone')`,
           [OWNER],
         );
-        await runner.rollbackTransaction();
-      } finally {
-        await runner.release();
-      }
+        await gone.rollbackTransaction();
+      });
       expect(await page(`?after=${after}`)).toEqual({ data: [], nextAfter: after });
     });
 
