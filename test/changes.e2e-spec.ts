@@ -210,20 +210,22 @@ describe('GET /api/v1/changes (e2e)', () => {
     itWithOverlappingTransactions(
       'gives an event committed late the next id after those read: none is skipped',
       async () => {
+        // An update, not an insert: an insert would hold the blog counter's row, and the create below would wait for it.
+        const updated = await create({ status: 'draft' });
         const after = await end();
         await inTransaction(async (late) => {
           // Written first (the lower outbox position), committed last.
-          await late.query(
-            `INSERT INTO blogs (title, content, author, owner_sub, published_at, slug)
-             VALUES ('Late', 'Committed last', 'SQL', $1, NULL, 'changes-late-commit')`,
-            [OWNER],
-          );
+          await late.query(`UPDATE blogs SET title = 'Committed last', version = version + 1 WHERE id = $1`, [
+            updated.id,
+          ]);
           const early = await create({ status: 'draft' });
           const first = await walk(after);
           expect(first.events.map((e) => [e.type, e.blog.id])).toEqual([['blog.created', early.id]]);
           await late.commitTransaction();
           const second = await walk(first.last);
-          expect(second.events.map((e) => [e.type, e.blog.slug])).toEqual([['blog.created', 'changes-late-commit']]);
+          expect(second.events.map((e) => [e.type, e.blog.id, e.blog.title])).toEqual([
+            ['blog.updated', updated.id, 'Committed last'],
+          ]);
           expect(BigInt(second.events[0].id)).toBeGreaterThan(BigInt(first.events[0].id));
         });
       },
