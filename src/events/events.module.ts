@@ -16,6 +16,5 @@ import { OutboxEvent } from './outbox-event.entity';
   imports: [DatabaseModule, TagsModule, TypeOrmModule.forFeature([ChangeEvent, OutboxEvent])],
   controllers: [ChangesController],
   providers: [EventsService, EventsRepository],
-  exports: [EventsService, EventsRepository],
 })
 export class EventsModule {}
