@@ -9,10 +9,11 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TagsModule } from './tags/tags.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics, the blog resource, its tags and the change feed.
+ * metrics, the blog resource, its tags, the change feed and webhooks.
  */
 @Module({
   imports: [
@@ -26,6 +27,7 @@ import { TagsModule } from './tags/tags.module';
     BlogsModule,
     TagsModule,
     EventsModule,
+    WebhooksModule,
   ],
 })
 export class AppModule {}

@@ -80,7 +80,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
   ignoreRequestNoCacheInFreshness(app.getHttpAdapter().getInstance());
-  app.use(apiPathAliases(['blogs', 'changes']));
+  app.use(apiPathAliases(['blogs', 'changes', 'webhooks']));
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...globalPipes());

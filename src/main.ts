@@ -35,6 +35,8 @@ async function bootstrap(): Promise<void> {
   setupApp(app);
   const config = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
   const database = app.get<ConfigType<typeof databaseConfig>>(databaseConfig.KEY);
+  // Start-up hooks (the job library's among them) run here, so that their failures are not taken for the port's.
+  await app.init();
   await app.listen(configuredPort, host).catch((error: NodeJS.ErrnoException) => {
     throw listenError(error, host, configuredPort);
   });

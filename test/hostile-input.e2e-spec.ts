@@ -20,8 +20,9 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 
 /** Share of the cases each property gets; they add up to 1. */
 const SHARE = {
-  create: 0.25,
+  create: 0.2,
   changes: 0.05,
+  webhooks: 0.05,
   update: 0.15,
   ids: 0.15,
   query: 0.1,
@@ -453,6 +454,67 @@ const changesQueryString = fc
     pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&'),
   );
 
+/** Webhook URLs: every refused kind of address and form, next to public ones (IP literals: no DNS in a fuzz run). */
+const webhookUrl = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom('https://', 'http://', 'ftp://', 'https://user:pw@', '', '//', 'HTTPS://'),
+      fc.constantFrom(
+        '93.184.216.34',
+        '8.8.8.8',
+        '[2606:4700::1111]',
+        '127.0.0.1',
+        '10.0.0.1',
+        '172.16.0.1',
+        '192.168.1.1',
+        '169.254.169.254',
+        '[fd00:ec2::254]',
+        '100.64.0.1',
+        '0.0.0.0',
+        '224.0.0.1',
+        '255.255.255.255',
+        '192.0.2.1',
+        '[::1]',
+        '[::]',
+        '[::ffff:10.0.0.1]',
+        '[64:ff9b::a00:1]',
+        '[fe80::1]',
+        '[2001:db8::1]',
+        '0x7f000001',
+        '2130706433',
+        '127.1',
+        'localhost',
+        'host.invalid',
+        '',
+        '[::1',
+        'a b',
+      ),
+      fc.constantFrom('', '/', '/hook', ':443/x', ':0/', ':99999/', '/?q=1#f', '/\u0000'),
+    )
+    .map(([scheme, host, rest]) => `${scheme}${host}${rest}`),
+  fc.string({ maxLength: 80 }),
+);
+
+/** A webhook id segment: the id segments above that name one path segment, and UUIDs (404s). */
+const webhookIdSegment = fc.oneof(
+  idSegment.filter((id) => id !== '' && !/[/?#]/.test(id) && id !== '.' && id !== '..'),
+  fc.uuid(),
+);
+
+/** Webhook registration bodies: urls as above, event lists valid and not, wrong types, extra keys. */
+const webhookBody = fc.record(
+  {
+    url: fc.oneof(webhookUrl, fc.constantFrom(null, 42, [], {}, 'x'.repeat(2049))),
+    events: fc.oneof(
+      fc.subarray(['blog.created', 'blog.updated', 'blog.deleted', 'blog.published']),
+      fc.array(fc.constantFrom('blog.created', 'blog.read', '', 'BLOG.CREATED', 'blog.published '), { maxLength: 5 }),
+      fc.constantFrom(null, 'blog.created', {}, 1),
+    ),
+    extra: fc.constantFrom(1, 'x'),
+  },
+  { requiredKeys: [] },
+);
+
 /** Header values Node.js lets a client send: visible Latin-1 and spaces. */
 const headerValue = fc.string({
   unit: fc
@@ -681,6 +743,50 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
       );
     },
     timeoutFor(SHARE.changes),
+  );
+
+  it(
+    `webhook registrations and webhook paths (${runsFor(SHARE.webhooks)} cases): 201 only for a public https URL, else 400 and nothing stored; never 5xx`,
+    async () => {
+      const admin = { authorization: bearer(t.token('hooks-fuzzer', { scope: 'webhooks:admin' })) };
+      const count = async (): Promise<number> =>
+        (json(await send('GET', '/api/v1/webhooks', admin)) as { data: unknown[] }).data.length;
+      await fc.assert(
+        fc.asyncProperty(webhookBody, webhookIdSegment, async (body, id) => {
+          casesRun += 1;
+          const before = await count();
+          const created = await send(
+            'POST',
+            '/api/v1/webhooks',
+            { ...admin, 'Content-Type': 'application/json' },
+            JSON.stringify(body),
+          );
+          await expectAnswer(created, async (answer) => {
+            expect(created.status).toBe(201);
+            expect(body.url as string).toMatch(/^https:\/\/(93\.184\.216\.34|8\.8\.8\.8|\[2606:4700::1111\])[/:?]/i);
+            expect(Object.keys(answer as object).sort()).toEqual([
+              'createdAt',
+              'disabledAt',
+              'events',
+              'id',
+              'secret',
+              'url',
+            ]);
+            expect(await send('DELETE', `/api/v1/webhooks/${(answer as { id: string }).id}`, admin)).toMatchObject({
+              status: 204,
+            });
+          });
+          if (created.status !== 201) expect(await count()).toBe(before);
+          for (const path of [`/api/v1/webhooks/${id}`, `/api/v1/webhooks/${id}/deliveries`]) {
+            const reply = await send('GET', path, admin);
+            expect([400, 404]).toContain(reply.status);
+            expectErrorBody(reply);
+          }
+        }),
+        options(SHARE.webhooks),
+      );
+    },
+    timeoutFor(SHARE.webhooks),
   );
 
   it(

@@ -27,6 +27,8 @@ describe('loadConfiguration', () => {
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://app.example, http://localhost:5173',
       SHUTDOWN_TIMEOUT_MS: '2500',
+      JOBS_ENABLED: 'false',
+      WEBHOOK_ALLOWED_HOSTS: 'Receiver.test, ::1',
     });
 
     expect(config).toEqual({
@@ -68,6 +70,7 @@ describe('loadConfiguration', () => {
         redisUrl: 'redis://cache:6379/0',
         redisPrefix: 'blogs:rl:',
       },
+      jobs: { enabled: false, webhookAllowedHosts: ['receiver.test', '::1'] },
     });
   });
 
@@ -82,6 +85,8 @@ describe('loadConfiguration', () => {
     ['CURSOR_SECRET', 'short'],
     ['LOG_LEVEL', 'verbose'],
     ['RATE_LIMIT_READS', '0'],
+    ['JOBS_ENABLED', 'yes'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'https://receiver.test'],
   ])('validates every namespace: %s=%p is rejected', (variable, value) => {
     expect(() => loadConfiguration({ [variable]: value })).toThrow(
       expect.objectContaining({ name: 'ConfigValidationError', message: expect.stringContaining(variable) }),
@@ -102,6 +107,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'DATABASE_URL',
       'DATA_DIR',
       'HOST',
+      'JOBS_ENABLED',
       'JWT_ALGORITHMS',
       'JWT_AUDIENCE',
       'JWT_ISSUER',
@@ -120,6 +126,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'REDIS_URL',
       'SHUTDOWN_TIMEOUT_MS',
       'TRUST_PROXY',
+      'WEBHOOK_ALLOWED_HOSTS',
     ]);
   });
 });

@@ -2,11 +2,20 @@ import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.c
 import { CURSOR_VARIABLES, CursorConfig, cursorConfig, loadCursorConfig } from './cursor.config';
 import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
 import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.config';
+import { JOBS_VARIABLES, JobsConfig, jobsConfig, loadJobsConfig } from './jobs.config';
 import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
 import { loadRateLimitConfig, RATE_LIMIT_VARIABLES, RateLimitConfig, rateLimitConfig } from './rate-limit.config';
 
 /** Every configuration namespace, in the order start-up validates them. */
-export const CONFIG_NAMESPACES = [databaseConfig, httpConfig, authConfig, cursorConfig, loggingConfig, rateLimitConfig];
+export const CONFIG_NAMESPACES = [
+  databaseConfig,
+  httpConfig,
+  authConfig,
+  cursorConfig,
+  loggingConfig,
+  rateLimitConfig,
+  jobsConfig,
+];
 
 /** Every environment variable the service reads, sorted. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = [
@@ -18,6 +27,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
       CURSOR_VARIABLES,
       LOGGING_VARIABLES,
       RATE_LIMIT_VARIABLES,
+      JOBS_VARIABLES,
     ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
@@ -30,6 +40,7 @@ interface Configuration {
   readonly cursor: CursorConfig;
   readonly logging: LoggingConfig;
   readonly rateLimit: RateLimitConfig;
+  readonly jobs: JobsConfig;
 }
 
 /**
@@ -44,5 +55,6 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     cursor: loadCursorConfig(env),
     logging: loadLoggingConfig(env),
     rateLimit: loadRateLimitConfig(env),
+    jobs: loadJobsConfig(env),
   };
 }

@@ -16,7 +16,7 @@ export interface PreparedStatement {
 }
 
 /** The rows a statement returned, and the rows it changed (`UPDATE`, `DELETE`) or returned. */
-interface StatementResult<T> {
+export interface StatementResult<T> {
   readonly rows: T[];
   readonly rowCount: number;
 }
@@ -34,6 +34,12 @@ const BEGIN_LONG = `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs
 
 /** How much longer than the server's `statement_timeout` the client waits for an answer, in ms (as for the others). */
 const READ_TIMEOUT_MARGIN_MS = DATABASE_TIMEOUTS.queryMs - DATABASE_TIMEOUTS.statementMs;
+
+/** A transaction on the primary: its statements, and its connection for a library's statements that join it. */
+export interface Transaction {
+  query<T>(statement: PreparedStatement, values: unknown[]): Promise<StatementResult<T>>;
+  readonly connection: Connection;
+}
 
 /** The slow lane had no room within {@link SLOW_LANE}'s wait: SQLSTATE 53000 (insufficient resources), answered 503. */
 export class SlowLaneBusyError extends Error {
@@ -76,6 +82,25 @@ export class StatementRunner {
   onPrimary<T>(statement: PreparedStatement, values: unknown[]): Promise<StatementResult<T>> {
     const driver = this.dataSource.driver as PostgresDriver;
     return onConnection(lease(driver, 'master'), (connection) => this.run<T>(connection, statement, values));
+  }
+
+  /** Runs `work` in a transaction on the primary: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    const driver = this.dataSource.driver as PostgresDriver;
+    return onConnection(lease(driver, 'master'), async (connection) => {
+      await connection.query('BEGIN');
+      try {
+        const result = await work({
+          connection,
+          query: (statement, values) => this.run(connection, statement, values),
+        });
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /** Runs a read on a replica within its lag bound, else on the primary ({@link ReadReplicas.read}), in `lane`. */

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatement, StatementRunner } from '../database/statement-runner';
+import { PreparedStatement, StatementRunner, Transaction } from '../database/statement-runner';
 import { ChangeEvent } from './event.entity';
 
 /** Events moved from the outbox per relay run: a long-unread outbox is numbered in bounded transactions. */
 export const RELAY_BATCH = 10_000;
+
+const PUBLISH_DUE: PreparedStatement = {
+  name: 'events.publish-due',
+  text: `SELECT "publish_due_blogs"() AS "published"`,
+};
 
 const RELAY: PreparedStatement = { name: 'events.relay', text: `SELECT "relay_events"($1) AS "moved"` };
 
@@ -25,11 +30,22 @@ interface EventRow {
 export class EventsRepository {
   constructor(private readonly sql: StatementRunner) {}
 
-  /** Numbers every committed outbox event, in batches of {@link RELAY_BATCH}; returns how many it numbered. */
-  async relay(): Promise<number> {
+  /** Writes `blog.published` for every scheduled blog whose instant has passed, once; returns how many. */
+  async publishDue(): Promise<number> {
+    const { rows } = await this.sql.onPrimary<{ published: number }>(PUBLISH_DUE, []);
+    return rows[0].published;
+  }
+
+  /**
+   * Numbers every committed outbox event, in batches of {@link RELAY_BATCH}, in `transaction` when given (its lock on
+   * `events` then lasts until it ends); returns how many it numbered.
+   */
+  async relay(transaction?: Transaction): Promise<number> {
     let total = 0;
     for (;;) {
-      const { rows } = await this.sql.onPrimary<{ moved: number }>(RELAY, [RELAY_BATCH]);
+      const { rows } = await (transaction === undefined
+        ? this.sql.onPrimary<{ moved: number }>(RELAY, [RELAY_BATCH])
+        : transaction.query<{ moved: number }>(RELAY, [RELAY_BATCH]));
       total += rows[0].moved;
       if (rows[0].moved < RELAY_BATCH) return total;
     }

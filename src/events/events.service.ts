@@ -30,4 +30,11 @@ export class EventsService {
       nextAfter: events.at(-1)?.id ?? after ?? null,
     };
   }
+
+  /** The event `id` (int8 in decimal digits) as the feed shows it, or null when the relay has not numbered it. */
+  async event(id: string): Promise<EventResponse | null> {
+    const [event] = await this.events.after((BigInt(id) - 1n).toString(), 1);
+    if (event?.id !== id) return null;
+    return toEventResponse(event, await this.tags.names(tagSlugsOf([event])));
+  }
 }

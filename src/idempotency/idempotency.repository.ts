@@ -58,6 +58,15 @@ interface ClaimRow {
   answer: KeptAnswer | null;
 }
 
+/** Expired keys deleted per statement by {@link IdempotencyRepository.deleteExpired}. */
+export const EXPIRED_BATCH = 10_000;
+
+const DELETE_EXPIRED: PreparedStatement = {
+  name: 'idempotency.delete-expired',
+  text: `DELETE FROM "idempotency_keys" WHERE ("owner_sub", "key") IN (
+    SELECT "owner_sub", "key" FROM "idempotency_keys" WHERE "expires_at" <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+};
+
 /** Idempotency keys in the primary database, so that every replica of the service sees the same ones. */
 @Injectable()
 export class IdempotencyRepository {
@@ -83,6 +92,16 @@ export class IdempotencyRepository {
   /** Keeps `answer` for `key` of `owner`, held by the request `fingerprint`. */
   async keep(owner: string, key: string, fingerprint: Buffer, answer: KeptAnswer): Promise<void> {
     await this.sql.onPrimary(KEEP, [owner, key, answer.status, JSON.stringify(answer), fingerprint]);
+  }
+
+  /** Deletes every expired key, {@link EXPIRED_BATCH} per statement; returns how many. */
+  async deleteExpired(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.sql.onPrimary(DELETE_EXPIRED, [EXPIRED_BATCH]);
+      total += rowCount;
+      if (rowCount < EXPIRED_BATCH) return total;
+    }
   }
 
   /** Frees `key` of `owner`, held by the request `fingerprint`: the next request with it is carried out. */

@@ -45,7 +45,7 @@ interface TestAppOptions {
  * (or on `database`, to share one between apps of the same file, started one after another).
  *
  * @param env - configuration variables for this app, on top of the test defaults
- *   (`NODE_ENV=test`, `JWT_SECRET=TEST_JWT_SECRET`); `undefined` removes a variable.
+ *   (`NODE_ENV=test`, `JWT_SECRET=TEST_JWT_SECRET`, `JOBS_ENABLED=false`); `undefined` removes a variable.
  */
 export async function createTestApp(
   env: Env = {},
@@ -58,6 +58,8 @@ export async function createTestApp(
     JWT_SECRET: TEST_JWT_SECRET,
     DATABASE_URL: undefined,
     DATA_DIR: undefined,
+    // The job library's workers run only in the specs that test them.
+    JOBS_ENABLED: 'false',
     ...db.env,
     ...env,
   };

@@ -1,0 +1,49 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../jobs/job-queue';
+import { EventsRepository } from './events.repository';
+
+/** The queue of the events job. */
+export const EVENT_RELAY_QUEUE = 'events-relay';
+
+/** Seconds between two runs of the events job: a scheduled blog's `blog.published` comes within about this. */
+export const EVENT_RELAY_INTERVAL_SECONDS = 1;
+
+/**
+ * The service's one clock (docs/architecture.md, "Jobs"): a job that sends its own next run, each second, and makes
+ * `blog.published` for scheduled blogs whose instant passed, numbers committed events, then runs the relay's
+ * subscribers (webhook deliveries). Any number of processes may run it at once: each step is safe to repeat.
+ */
+@Injectable()
+export class EventRelayJob implements OnModuleInit {
+  private readonly subscribers: (() => Promise<void>)[] = [];
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly events: EventsRepository,
+  ) {}
+
+  /** Runs `subscriber` after each relay of the events job, in this process. */
+  afterRelay(subscriber: () => Promise<void>): void {
+    this.subscribers.push(subscriber);
+  }
+
+  onModuleInit(): void {
+    this.jobs.define({
+      // `short`: at most one run waits; the runs every process sends at start-up and each minute (should the chain
+      // ever break) fold into it.
+      queue: { name: EVENT_RELAY_QUEUE, policy: 'short', retryLimit: 0, expireInSeconds: 30, deleteAfterSeconds: 60 },
+      work: { pollingIntervalSeconds: 0.5 },
+      schedule: '* * * * *',
+      sendAtStart: {},
+      handle: () => this.run(),
+    });
+  }
+
+  private async run(): Promise<void> {
+    // The next run first, so that a failure of this one does not end the chain.
+    await this.jobs.send(EVENT_RELAY_QUEUE, {}, { startAfter: EVENT_RELAY_INTERVAL_SECONDS });
+    await this.events.publishDue();
+    await this.events.relay();
+    for (const subscriber of this.subscribers) await subscriber();
+  }
+}

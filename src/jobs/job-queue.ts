@@ -1,0 +1,123 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job, JobInsert, PgBoss, Queue, SendOptions, WorkOptions } from 'pg-boss';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { importEsm } from '../common/esm-import';
+import { databaseConfig } from '../config/database.config';
+import { jobsConfig } from '../config/jobs.config';
+import type { Connection } from '../database/pooled-connection';
+import { primaryJobDatabase, transactionJobDatabase } from './job-database';
+
+/** The schema that holds the job library's tables (created by the migration `AddJobSchema`). */
+export const JOB_SCHEMA = 'pgboss';
+
+/** A queue and its worker, as a feature module defines them in `onModuleInit` (docs/architecture.md, "Jobs"). */
+export interface JobDefinition<T extends object> {
+  /** The queue: name (letters, digits, `_ . - /`), policy, retries, expiry (pg-boss `Queue`). */
+  readonly queue: Queue;
+  /** How this process fetches: polling interval, batch size, concurrency (pg-boss `WorkOptions`). */
+  readonly work: WorkOptions;
+  /** Does the work of a fetched batch; throwing fails (and retries) every job of it. */
+  readonly handle: (jobs: Job<T>[]) => Promise<void>;
+  /** A cron expression (UTC): one job is sent on each occurrence, by whichever process's clock comes first. */
+  readonly schedule?: string;
+  /** Sent at start-up with these data, e.g. to start a job that sends its own next one. */
+  readonly sendAtStart?: T;
+}
+
+/** Rethrows `error` unless it is the unique violation (SQLSTATE 23505) of a queue another process just created. */
+function unlessCreatedMeanwhile(error: unknown): void {
+  if ((error as { code?: unknown }).code !== '23505') throw error;
+}
+
+/** pg-boss's module, loaded at start-up (it is published as an ES module only). */
+type PgBossModule = typeof import('pg-boss');
+
+/**
+ * The job library (pg-boss, its tables in the service's own database): feature modules {@link define} their queues;
+ * with `JOBS_ENABLED` this process works them from start-up to shutdown, else it only defines them.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+  private readonly definitions: JobDefinition<object>[] = [];
+  private boss?: PgBoss;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(jobsConfig.KEY) private readonly config: ConfigType<typeof jobsConfig>,
+    @Inject(databaseConfig.KEY) private readonly database: ConfigType<typeof databaseConfig>,
+  ) {}
+
+  /** Adds a queue and its worker; call before the application bootstraps. */
+  define<T extends object>(definition: JobDefinition<T>): void {
+    this.definitions.push(definition as unknown as JobDefinition<object>);
+  }
+
+  /** Whether this process works the queues (`JOBS_ENABLED`). */
+  get enabled(): boolean {
+    return this.config.enabled;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.enabled) return;
+    const { PgBoss, fromPglite } = await importEsm<PgBossModule>('pg-boss');
+    const embedded = this.database.url === undefined;
+    const db = await primaryJobDatabase(this.dataSource.driver as PostgresDriver, embedded, fromPglite);
+    const boss = new PgBoss({
+      db,
+      schema: JOB_SCHEMA,
+      backend: embedded ? 'pglite' : 'postgres',
+      // Expired jobs (a process killed mid-job) go back to their queue within this many seconds of expiring.
+      superviseIntervalSeconds: 10,
+      registerInstance: false,
+      openTelemetry: { enabled: false },
+    });
+    boss.on('error', (error: Error) => this.logger.error(`job library: ${error.message}`));
+    boss.on('warning', (warning: { message: string }) => this.logger.warn(`job library: ${warning.message}`));
+    await boss.start();
+    this.boss = boss;
+    try {
+      for (const { queue, work, handle, schedule, sendAtStart } of this.definitions) {
+        const { name, ...options } = queue;
+        // Created once, by whichever process comes first; a later version that changes a queue's options updates
+        // them in a migration of its own.
+        if ((await boss.getQueue(name)) === null) await boss.createQueue(name, options).catch(unlessCreatedMeanwhile);
+        await boss.work<object>(name, work, (jobs) => handle(jobs));
+        if (schedule !== undefined) await boss.schedule(name, schedule);
+        if (sendAtStart !== undefined) await boss.send(name, sendAtStart);
+      }
+    } catch (error) {
+      await this.beforeApplicationShutdown();
+      throw error;
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const boss = this.boss;
+    this.boss = undefined;
+    // Jobs in flight finish (a webhook answers or times out within 10 s); one cut short runs again after expiry.
+    await boss?.stop({ graceful: true, timeout: 15_000, close: false });
+  }
+
+  /**
+   * Sends a job to `queue`, in the transaction on `connection` when given (it commits or rolls back with it).
+   * @throws Error when this process does not work the queues.
+   */
+  async send(queue: string, data: object, options: SendOptions = {}, connection?: Connection): Promise<void> {
+    const db = connection === undefined ? undefined : transactionJobDatabase(connection);
+    await this.started().send(queue, data, db === undefined ? options : { ...options, db });
+  }
+
+  /** Sends `jobs` to `queue` with one statement, in the transaction on `connection`. */
+  async insert(queue: string, jobs: JobInsert[], connection: Connection): Promise<void> {
+    if (jobs.length > 0) await this.started().insert(queue, jobs, { db: transactionJobDatabase(connection) });
+  }
+
+  private started(): PgBoss {
+    if (this.boss === undefined) throw new Error('The job library runs only with JOBS_ENABLED, after start-up');
+    return this.boss;
+  }
+}

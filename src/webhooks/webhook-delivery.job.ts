@@ -1,0 +1,130 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Job } from 'pg-boss';
+import { Webhook as WebhookSigner } from 'standardwebhooks';
+import { StatementRunner } from '../database/statement-runner';
+import { EventRelayJob } from '../events/event-relay.job';
+import { EventsService } from '../events/events.service';
+import { JobQueue } from '../jobs/job-queue';
+import { RETRY_PERIOD_SECONDS, retryDelaySeconds } from './retry-schedule';
+import { WebhookMetrics } from './webhook.metrics';
+import { WebhookSender } from './webhook-sender';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** The queue of webhook attempts: one job per attempt, grouped by webhook. */
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+
+/** Attempts of one webhook in flight at once, per process. */
+export const DELIVERIES_PER_WEBHOOK = 10;
+
+/** Attempts in flight at once, per process: a receiver that hangs holds at most {@link DELIVERIES_PER_WEBHOOK}. */
+export const DELIVERY_WORKERS = 25;
+
+/** How often the delivery job reads the backlog for the metrics, in ms. */
+export const BACKLOG_READ_INTERVAL_MS = 5_000;
+
+/** A job of {@link WEBHOOK_DELIVERY_QUEUE}: attempt number `attempt` (1 for the first) of one delivery. */
+interface AttemptJob {
+  readonly deliveryId: string;
+  readonly attempt: number;
+}
+
+/**
+ * Webhook deliveries through the job library (docs/architecture.md, "Webhooks"): after each relay, the first attempt
+ * of every new delivery is queued; an attempt POSTs the event signed as Standard Webhooks asks, then records its
+ * outcome and queues the next attempt by {@link retryDelaySeconds} in one transaction. An attempt cut short (its
+ * process killed) runs again when its job expires; one whose outcome is recorded never runs twice.
+ */
+@Injectable()
+export class WebhookDeliveryJob implements OnModuleInit {
+  private backlogReadAt = 0;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly relay: EventRelayJob,
+    private readonly events: EventsService,
+    private readonly webhooks: WebhooksRepository,
+    private readonly sql: StatementRunner,
+    private readonly sender: WebhookSender,
+    private readonly metrics: WebhookMetrics,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define<AttemptJob>({
+      // Job retries are for failures of this process or the database, not of the receiver: those are new jobs.
+      queue: {
+        name: WEBHOOK_DELIVERY_QUEUE,
+        retryLimit: 100,
+        retryDelay: 5,
+        expireInSeconds: 30,
+        deleteAfterSeconds: 3600,
+      },
+      work: {
+        pollingIntervalSeconds: 1,
+        localConcurrency: DELIVERY_WORKERS,
+        localGroupConcurrency: DELIVERIES_PER_WEBHOOK,
+      },
+      handle: (jobs) => this.attemptAll(jobs),
+    });
+    this.relay.afterRelay(() => this.queueNew());
+    this.relay.afterRelay(() => this.readBacklog());
+  }
+
+  /** Reads the backlog for the metrics, at most every {@link BACKLOG_READ_INTERVAL_MS}. */
+  private async readBacklog(): Promise<void> {
+    if (Date.now() - this.backlogReadAt < BACKLOG_READ_INTERVAL_MS) return;
+    this.backlogReadAt = Date.now();
+    const { depth, oldest } = await this.webhooks.backlog();
+    this.metrics.backlog(depth, oldest);
+  }
+
+  /** Queues the first attempt of every delivery the relay wrote, in the transaction that marks them queued. */
+  private async queueNew(): Promise<void> {
+    for (;;) {
+      const queued = await this.sql.transaction(async (transaction) => {
+        const deliveries = await this.webhooks.queueNew(transaction);
+        const jobs = deliveries.map(({ id, webhook_id }) => ({
+          data: { deliveryId: id, attempt: 1 } satisfies AttemptJob,
+          group: { id: webhook_id },
+        }));
+        await this.jobs.insert(WEBHOOK_DELIVERY_QUEUE, jobs, transaction.connection);
+        return deliveries.length;
+      });
+      if (queued === 0) return;
+    }
+  }
+
+  private async attemptAll(jobs: Job<AttemptJob>[]): Promise<void> {
+    for (const job of jobs) await this.attempt(job.data);
+  }
+
+  private async attempt({ deliveryId, attempt }: AttemptJob): Promise<void> {
+    const target = await this.webhooks.target(deliveryId);
+    if (target === null || target.state !== 'pending' || target.attempts !== attempt - 1 || target.disabledAt) return;
+    const event = await this.events.event(target.eventId);
+    if (event === null) return;
+    const body = JSON.stringify(event);
+    const attemptedAt = new Date();
+    const headers = {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+      'webhook-signature': new WebhookSigner(target.secret).sign(event.id, attemptedAt, body),
+    };
+    const result = await this.sender.post(target.url, headers, body);
+    const expired = attemptedAt.getTime() - target.createdAt.getTime() >= RETRY_PERIOD_SECONDS * 1000;
+    const state = result.ok ? 'delivered' : expired ? 'failed' : 'pending';
+    const { statusCode, durationMs, error } = result;
+    await this.sql.transaction(async (transaction) => {
+      const settled = await this.webhooks.settle(transaction, deliveryId, attempt, state, {
+        attemptedAt,
+        statusCode,
+        durationMs,
+        error,
+      });
+      if (!settled || state !== 'pending') return;
+      const next: AttemptJob = { deliveryId, attempt: attempt + 1 };
+      const options = { startAfter: retryDelaySeconds(attempt), group: { id: target.webhookId } };
+      await this.jobs.send(WEBHOOK_DELIVERY_QUEUE, next, options, transaction.connection);
+    });
+    this.metrics.attempted(result.ok);
+  }
+}

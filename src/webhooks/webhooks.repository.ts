@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PreparedStatement, StatementRunner, Transaction } from '../database/statement-runner';
+import { EventsRepository } from '../events/events.repository';
+import type { EventType } from '../events/event-type';
+import { DeliveryState } from './webhook-delivery.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { Webhook } from './webhook.entity';
+import { DISABLE_AFTER_SECONDS } from './retry-schedule';
+import { WEBHOOK_LOG_SIZE } from './webhooks.constants';
+
+/** Deliveries whose first attempt is sent to the job queue per statement. */
+export const QUEUE_BATCH = 1000;
+
+const INSERT: PreparedStatement = {
+  name: 'webhooks.insert',
+  text: `INSERT INTO "webhooks" ("id", "url", "events", "secret", "after_event_id")
+    VALUES ($1, $2, $3::text[], $4, (SELECT coalesce(max("id"), 0) FROM "events"))
+    RETURNING "id", "url", "events", "secret", "created_at", "disabled_at", "failing_since", "after_event_id"::text`,
+};
+
+const DELETE: PreparedStatement = {
+  name: 'webhooks.delete',
+  text: `DELETE FROM "webhooks" WHERE "id" = $1 RETURNING "id"`,
+};
+
+/** Ids as text: PGlite answers int8 as a number, exact only up to 2^53. */
+const LAST_ATTEMPTS: PreparedStatement = {
+  name: 'webhooks.last-attempts',
+  text: `SELECT "event_id"::text AS "event_id", "attempted_at", "status_code", "duration_ms", "error"
+    FROM "webhook_attempts" WHERE "webhook_id" = $1 ORDER BY "id" DESC LIMIT $2`,
+};
+
+const QUEUE_NEW: PreparedStatement = {
+  name: 'webhooks.queue-new',
+  text: `UPDATE "webhook_deliveries" SET "queued" = true WHERE "id" IN (
+      SELECT "id" FROM "webhook_deliveries" WHERE NOT "queued" ORDER BY "id" LIMIT $1 FOR UPDATE SKIP LOCKED)
+    RETURNING "id"::text AS "id", "webhook_id"`,
+};
+
+const TARGET: PreparedStatement = {
+  name: 'webhooks.target',
+  text: `SELECT d."state", d."attempts", d."event_id"::text AS "event_id", d."created_at", w."id" AS "webhook_id", w."url",
+      w."secret", w."disabled_at"
+    FROM "webhook_deliveries" d JOIN "webhooks" w ON w."id" = d."webhook_id" WHERE d."id" = $1`,
+};
+
+const SETTLE: PreparedStatement = {
+  name: 'webhooks.settle',
+  text: `UPDATE "webhook_deliveries" SET "attempts" = $2, "state" = $3
+    WHERE "id" = $1 AND "attempts" = $2 - 1 AND "state" = 'pending' RETURNING "webhook_id", "event_id"::text AS "event_id"`,
+};
+
+const LOG: PreparedStatement = {
+  name: 'webhooks.log',
+  text: `INSERT INTO "webhook_attempts" ("webhook_id", "event_id", "attempted_at", "status_code", "duration_ms", "error")
+    VALUES ($1, $2, $3, $4, $5, $6)`,
+};
+
+const SUCCEEDED: PreparedStatement = {
+  name: 'webhooks.succeeded',
+  text: `UPDATE "webhooks" SET "failing_since" = NULL WHERE "id" = $1 AND "failing_since" IS NOT NULL`,
+};
+
+const FAILED: PreparedStatement = {
+  name: 'webhooks.failed',
+  text: `UPDATE "webhooks" SET "failing_since" = coalesce("failing_since", $2),
+      "disabled_at" = CASE WHEN coalesce("failing_since", $2) <= $2::timestamptz - make_interval(secs => $3) THEN $2 END
+    WHERE "id" = $1 AND "disabled_at" IS NULL RETURNING "disabled_at"`,
+};
+
+const GIVE_UP: PreparedStatement = {
+  name: 'webhooks.give-up',
+  text: `UPDATE "webhook_deliveries" SET "state" = 'failed' WHERE "webhook_id" = $1 AND "state" = 'pending'`,
+};
+
+const BACKLOG: PreparedStatement = {
+  name: 'webhooks.backlog',
+  text: `SELECT count(*)::int4 AS "depth", coalesce(extract(epoch FROM now() - min("created_at")), 0)::float8 AS "oldest"
+    FROM "webhook_deliveries" WHERE "state" = 'pending'`,
+};
+
+/** A delivery with what its next attempt needs. */
+export interface DeliveryTarget {
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly eventId: string;
+  readonly createdAt: Date;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly secret: string;
+  readonly disabledAt: Date | null;
+}
+
+/** One attempt's outcome, as the delivery log keeps it. */
+export interface AttemptRecord {
+  readonly attemptedAt: Date;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+}
+
+/** Webhooks, their deliveries and their delivery logs. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(
+    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    private readonly sql: StatementRunner,
+    private readonly events: EventsRepository,
+  ) {}
+
+  /** Stores a webhook that receives the events committed after it: the relay runs first, its lock held until commit. */
+  create(url: string, events: readonly EventType[], secret: string): Promise<Webhook> {
+    return this.sql.transaction(async (transaction) => {
+      await this.events.relay(transaction);
+      const { rows } = await transaction.query<Record<string, unknown>>(INSERT, [randomUUID(), url, events, secret]);
+      const row = rows[0];
+      return Object.assign(new Webhook(), {
+        id: row.id,
+        url: row.url,
+        events: row.events,
+        secret: row.secret,
+        createdAt: row.created_at,
+        disabledAt: row.disabled_at,
+        failingSince: row.failing_since,
+        afterEventId: row.after_event_id,
+      });
+    });
+  }
+
+  /** Every webhook, oldest first. */
+  list(): Promise<Webhook[]> {
+    return this.webhooks.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  findOne(id: string): Promise<Webhook | null> {
+    return this.webhooks.findOneBy({ id });
+  }
+
+  /** Deletes a webhook with its deliveries and log; false when there was none. */
+  async delete(id: string): Promise<boolean> {
+    const { rows } = await this.sql.onPrimary(DELETE, [id]);
+    return rows.length > 0;
+  }
+
+  /** The webhook's last {@link WEBHOOK_LOG_SIZE} attempts, newest first. */
+  async lastAttempts(webhookId: string): Promise<WebhookAttempt[]> {
+    const { rows } = await this.sql.onPrimary<Record<string, unknown>>(LAST_ATTEMPTS, [webhookId, WEBHOOK_LOG_SIZE]);
+    return rows.map((row) =>
+      Object.assign(new WebhookAttempt(), {
+        webhookId,
+        eventId: row.event_id,
+        attemptedAt: new Date(row.attempted_at as string),
+        statusCode: row.status_code,
+        durationMs: row.duration_ms,
+        error: row.error,
+      }),
+    );
+  }
+
+  /** Marks up to {@link QUEUE_BATCH} new deliveries as queued in `transaction`; returns their ids and webhooks. */
+  async queueNew(transaction: Transaction): Promise<{ id: string; webhook_id: string }[]> {
+    const { rows } = await transaction.query<{ id: string; webhook_id: string }>(QUEUE_NEW, [QUEUE_BATCH]);
+    return rows;
+  }
+
+  /** The delivery `id` with its webhook, or null when either is gone. */
+  async target(id: string): Promise<DeliveryTarget | null> {
+    const { rows } = await this.sql.onPrimary<Record<string, unknown>>(TARGET, [id]);
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      state: row.state as DeliveryState,
+      attempts: row.attempts as number,
+      eventId: row.event_id as string,
+      createdAt: new Date(row.created_at as string),
+      webhookId: row.webhook_id as string,
+      url: row.url as string,
+      secret: row.secret as string,
+      disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at as string),
+    };
+  }
+
+  /**
+   * Records attempt number `attempt` of delivery `id` as leaving it in `state`, with its log entry and the webhook's
+   * failure streak (disabling it, and giving up its deliveries, after {@link DISABLE_AFTER_SECONDS}); false, and
+   * nothing written, when that attempt was already recorded.
+   */
+  async settle(
+    transaction: Transaction,
+    id: string,
+    attempt: number,
+    state: DeliveryState,
+    record: AttemptRecord,
+  ): Promise<boolean> {
+    const settled = await transaction.query<{ webhook_id: string; event_id: string }>(SETTLE, [id, attempt, state]);
+    const delivery = settled.rows[0];
+    if (delivery === undefined) return false;
+    const { attemptedAt, statusCode, durationMs, error } = record;
+    await transaction.query(LOG, [delivery.webhook_id, delivery.event_id, attemptedAt, statusCode, durationMs, error]);
+    if (state === 'delivered') {
+      await transaction.query(SUCCEEDED, [delivery.webhook_id]);
+      return true;
+    }
+    const failed = await transaction.query<{ disabled_at: Date | null }>(FAILED, [
+      delivery.webhook_id,
+      attemptedAt,
+      DISABLE_AFTER_SECONDS,
+    ]);
+    if (failed.rows[0]?.disabled_at != null) await transaction.query(GIVE_UP, [delivery.webhook_id]);
+    return true;
+  }
+
+  /** Deliveries not yet made or given up, and the age of the oldest in seconds (0 when none). */
+  async backlog(): Promise<{ depth: number; oldest: number }> {
+    const { rows } = await this.sql.onPrimary<{ depth: number; oldest: number }>(BACKLOG, []);
+    return rows[0];
+  }
+}

@@ -1,0 +1,258 @@
+import { Webhook as WebhookVerifier } from 'standardwebhooks';
+import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
+import { useTestApp } from './support/test-app';
+import { eventually, ReceivedHook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+// /api/v1/webhooks over HTTP, and deliveries by the job library to receivers on this machine.
+
+const WEBHOOKS = '/api/v1/webhooks';
+const ALL_EVENTS = ['blog.created', 'blog.updated', 'blog.deleted', 'blog.published'];
+
+interface WebhookBody {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: string;
+  disabledAt: string | null;
+  secret?: string;
+}
+
+interface AttemptBody {
+  eventId: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+interface DeliveredEvent {
+  id: string;
+  type: string;
+  blog: { id: number };
+}
+
+describe('/api/v1/webhooks (e2e)', () => {
+  const receivers: WebhookReceiver[] = [];
+  const t = useTestApp({ JOBS_ENABLED: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', RATE_LIMIT_ENABLED: 'false' });
+  const admin = (): string => bearer(t.token('hooks-admin', { scope: 'webhooks:admin' }));
+  const author = (): string => bearer(t.token('hooks-author'));
+
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  });
+
+  const receiver = async (): Promise<WebhookReceiver> => {
+    const started = await startWebhookReceiver();
+    receivers.push(started);
+    return started;
+  };
+
+  const register = async (url: string, events = ALL_EVENTS): Promise<WebhookBody> => {
+    const res = await t.http.post(WEBHOOKS).set('Authorization', admin()).send({ url, events });
+    expect(res.status).toBe(201);
+    return res.body as WebhookBody;
+  };
+
+  const createBlog = async (extra: Record<string, unknown> = {}): Promise<number> => {
+    const res = await t.http
+      .post(BLOGS)
+      .set('Authorization', author())
+      .send({ ...BODY, ...extra });
+    expect(res.status).toBe(201);
+    return (res.body as { id: number }).id;
+  };
+
+  /** The events `hooks` carried, verified against `secret` (throws on a bad signature). */
+  const verified = (hooks: readonly ReceivedHook[], secret: string): DeliveredEvent[] =>
+    hooks.map(({ headers, body }) => {
+      const verifier = new WebhookVerifier(secret);
+      return verifier.verify(body, headers as Record<string, string>) as DeliveredEvent;
+    });
+
+  describe('registration', () => {
+    it('answers 201 with the secret once, then shows the webhook without it', async () => {
+      const created = await register('http://127.0.0.1:9/hook', ['blog.published']);
+
+      expect(created).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        url: 'http://127.0.0.1:9/hook',
+        events: ['blog.published'],
+        createdAt: expect.any(String),
+        disabledAt: null,
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      });
+      const one = await t.http.get(`${WEBHOOKS}/${created.id}`).set('Authorization', admin());
+      const list = await t.http.get(WEBHOOKS).set('Authorization', admin());
+      const { secret: _secret, ...shown } = created;
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual(shown);
+      expect(list.body.data).toContainEqual(shown);
+    });
+
+    it.each([
+      ['https://127.0.0.2/hook', 'loopback'],
+      ['https://[::1]/hook', 'loopback'],
+      ['https://10.1.2.3/hook', 'private'],
+      ['https://192.168.0.10/hook', 'private'],
+      ['https://169.254.169.254/latest', 'metadata'],
+      ['https://[fd00:ec2::254]/', 'metadata'],
+      ['https://100.64.0.1/', 'shared'],
+      ['https://[::ffff:10.0.0.1]/', 'private'],
+      ['https://0.0.0.0/', ''],
+      ['https://224.0.0.1/', 'multicast'],
+      ['https://192.0.2.1/', 'documentation'],
+      ['http://93.184.216.34/', 'https'],
+      ['ftp://93.184.216.34/', ''],
+      ['https://user:pw@93.184.216.34/', 'credentials'],
+      ['https://does-not-exist.invalid/', 'resolve'],
+      ['not a url', ''],
+    ])('refuses %s with 400 and stores nothing', async (url, word) => {
+      const before = (await t.http.get(WEBHOOKS).set('Authorization', admin())).body.data.length;
+      const res = await t.http.post(WEBHOOKS).set('Authorization', admin()).send({ url, events: ALL_EVENTS });
+
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toContain(word);
+      expect((await t.http.get(WEBHOOKS).set('Authorization', admin())).body.data).toHaveLength(before);
+    });
+
+    it.each([
+      [{ url: 'https://example.com/', events: [] }, 'events'],
+      [{ url: 'https://example.com/', events: ['blog.read'] }, 'events'],
+      [{ url: 'https://example.com/', events: ['blog.created', 'blog.created'] }, 'events'],
+      [{ url: 'https://example.com/' }, 'events'],
+      [{ events: ALL_EVENTS }, 'url'],
+      [{ url: 42, events: ALL_EVENTS }, 'url'],
+    ])('refuses the body %j with 400 naming %s', async (body, name) => {
+      const res = await t.http.post(WEBHOOKS).set('Authorization', admin()).send(body);
+
+      expectJsonError(res, 400);
+      expect(messagesOf(res).some((message) => message.includes(name))).toBe(true);
+    });
+
+    it.each([
+      ['get', WEBHOOKS],
+      ['post', WEBHOOKS],
+      ['get', `${WEBHOOKS}/00000000-0000-4000-8000-000000000000/deliveries`],
+    ] as const)('%s %s: 401 without a token, 403 without webhooks:admin', async (method, path) => {
+      expectUnauthorized(await t.http[method](path));
+      const res = await t.http[method](path).set('Authorization', bearer(t.token('x', { scope: 'blogs:admin' })));
+      expectJsonError(res, 403);
+    });
+
+    it('deletes with 204, then answers 404; a malformed id is 400', async () => {
+      const { id } = await register('http://127.0.0.1:9/hook');
+
+      expect((await t.http.delete(`${WEBHOOKS}/${id}`).set('Authorization', admin())).status).toBe(204);
+      expectJsonError(await t.http.delete(`${WEBHOOKS}/${id}`).set('Authorization', admin()), 404);
+      expectJsonError(await t.http.get(`${WEBHOOKS}/${id}/deliveries`).set('Authorization', admin()), 404);
+      expectJsonError(await t.http.get(`${WEBHOOKS}/not-a-uuid`).set('Authorization', admin()), 400);
+    });
+  });
+
+  describe('delivery', () => {
+    it('POSTs each later event, signed as Standard Webhooks asks, and logs the attempts', async () => {
+      const hook = await receiver();
+      const webhook = await register(hook.url);
+      const id = await createBlog();
+
+      await eventually(() => hook.received.length >= 2, 'blog.created and blog.published');
+      const events = verified(hook.received, webhook.secret!);
+      expect(events.map((event) => [event.type, event.blog.id]).sort()).toEqual([
+        ['blog.created', id],
+        ['blog.published', id],
+      ]);
+      expect(hook.received.map(({ headers }) => headers['webhook-id']).sort()).toEqual(
+        events.map((event) => event.id).sort(),
+      );
+      await eventually(async () => {
+        const log = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin());
+        return (log.body.data as AttemptBody[]).length === 2;
+      }, 'two logged attempts');
+      const log = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin());
+      const metrics = (await t.http.get('/metrics').expect(200)).text;
+      expect(
+        Number(/^webhook_delivery_attempts_total\{outcome="success"\} (\d+)$/m.exec(metrics)?.[1]),
+      ).toBeGreaterThanOrEqual(2);
+      expect(metrics).toMatch(/^webhook_deliveries_pending \d+$/m);
+      expect(metrics).toMatch(/^webhook_oldest_pending_delivery_seconds [\d.e+-]+$/m);
+      expect(log.body.data).toEqual(
+        events.map(() => ({
+          eventId: expect.any(String),
+          attemptedAt: expect.any(String),
+          statusCode: 200,
+          durationMs: expect.any(Number),
+          error: null,
+        })),
+      );
+    });
+
+    it('retries an event its receiver refused, and the log shows both attempts, newest first', async () => {
+      const hook = await receiver();
+      hook.answerWith((index) => (index === 0 ? 500 : 204));
+      const webhook = await register(hook.url, ['blog.created']);
+      await createBlog();
+
+      await eventually(() => hook.received.length >= 2, 'the retry');
+      expect(new Set(hook.received.map(({ headers }) => headers['webhook-id'])).size).toBe(1);
+      await eventually(async () => {
+        const log = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin());
+        return (log.body.data as AttemptBody[]).length === 2;
+      }, 'two logged attempts');
+      const log = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin());
+      expect((log.body.data as AttemptBody[]).map(({ statusCode, error }) => [statusCode, error])).toEqual([
+        [204, null],
+        [500, 'answered 500'],
+      ]);
+    });
+
+    it('publishes a scheduled blog by the clock, once, and delivers its blog.published', async () => {
+      const hook = await receiver();
+      const webhook = await register(hook.url, ['blog.published']);
+      const id = await createBlog({ publishedAt: new Date(Date.now() + 2_000).toISOString() });
+
+      await eventually(() => hook.received.length >= 1, 'blog.published by the clock');
+      const [event] = verified(hook.received, webhook.secret!);
+      expect(event).toMatchObject({ type: 'blog.published', blog: { id, status: 'published' } });
+      const feed = await t.http
+        .get('/api/v1/changes?limit=1000')
+        .set('Authorization', bearer(t.token('reader', { scope: 'events:read' })));
+      const published = (feed.body.data as DeliveredEvent[]).filter(
+        (e) => e.type === 'blog.published' && e.blog.id === id,
+      );
+      expect(published).toHaveLength(1);
+    });
+
+    it('disables a webhook whose attempts have failed for 5 days, and gives up its deliveries', async () => {
+      const hook = await receiver();
+      hook.answerWith(500);
+      const webhook = await register(hook.url, ['blog.created']);
+      await t.dataSource.query(`UPDATE "webhooks" SET "failing_since" = now() - interval '5 days' WHERE "id" = $1`, [
+        webhook.id,
+      ]);
+      await createBlog();
+
+      await eventually(async () => {
+        const res = await t.http.get(`${WEBHOOKS}/${webhook.id}`).set('Authorization', admin());
+        return (res.body as WebhookBody).disabledAt !== null;
+      }, 'the webhook disabled');
+      const pending = await t.dataSource.query<{ n: number }[]>(
+        `SELECT count(*)::int AS "n" FROM "webhook_deliveries" WHERE "webhook_id" = $1 AND "state" = 'pending'`,
+        [webhook.id],
+      );
+      expect(pending[0].n).toBe(0);
+      expect(hook.received).toHaveLength(1);
+    });
+
+    it('keeps delivering to one receiver while another hangs', async () => {
+      const stuck = await receiver();
+      stuck.answerWith('hang');
+      const fine = await receiver();
+      await register(stuck.url, ['blog.created']);
+      await register(fine.url, ['blog.created']);
+      for (let i = 0; i < 15; i += 1) await createBlog();
+
+      await eventually(() => fine.received.length >= 15, 'every event at the receiver that answers');
+      expect(stuck.received.length).toBeLessThanOrEqual(15);
+    });
+  });
+});
