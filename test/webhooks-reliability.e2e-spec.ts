@@ -156,6 +156,24 @@ if (clusterUnavailable !== undefined)
       for (const replica of replicas) replica.kill();
     }, 240_000);
 
+    it('a scheduled blog whose instant passed while no process ran: published once the next one starts', async () => {
+      const database = await cluster.createDatabase('hooks_downtime');
+      const hook = await receiver();
+      const first = await start(database);
+      await register(first, hook.url, ['blog.published']);
+      const id = (await create(first, { publishedAt: new Date(Date.now() + 3_000).toISOString() }))!;
+      first.kill();
+      await first.exited;
+      await sleep(5_000);
+      expect(deliveredKeys(hook).has(`blog.published ${id}`)).toBe(false);
+
+      const second = await start(database);
+      await eventually(() => deliveredKeys(hook).has(`blog.published ${id}`), 'blog.published after the restart');
+      const published = (await feed(second)).filter((e) => e.type === 'blog.published' && e.blog.id === id);
+      expect(published).toHaveLength(1);
+      second.kill();
+    }, 240_000);
+
     it('PostgreSQL crashed and restarted under writes: every acknowledged write has its event, delivered', async () => {
       const database = await cluster.createDatabase('hooks_crash');
       const hook = await receiver();
