@@ -56,11 +56,6 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.definitions.push(definition as unknown as JobDefinition<object>);
   }
 
-  /** Whether this process works the queues (`JOBS_ENABLED`). */
-  get enabled(): boolean {
-    return this.config.enabled;
-  }
-
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.enabled) return;
     const { PgBoss, fromPglite } = await importEsm<PgBossModule>('pg-boss');
