@@ -59,6 +59,74 @@ describe('list total: the trigger-kept counter (e2e)', () => {
     await t.dataSource.query('TRUNCATE blogs CASCADE');
     await expect(totalAndCount()).resolves.toEqual({ total: 0, count: 0 });
   });
+
+  /** Each author's `total` in the list filtered by that author alone, and the live blogs counted in SQL. */
+  async function authorTotals(authors: readonly string[]): Promise<{ totals: number[]; counts: number[] }> {
+    const totals: number[] = [];
+    const counts: number[] = [];
+    for (const author of authors) {
+      const res = await t.http.get(BLOGS).query({ author, limit: 1 });
+      expect(res.status).toBe(200);
+      totals.push((res.body as BlogListBody).total);
+      const rows: { n: string | number }[] = await t.dataSource.query(
+        'SELECT count(*) AS n FROM blogs WHERE author = $1 AND published_at <= now()',
+        [author],
+      );
+      counts.push(Number(rows[0].n));
+    }
+    return { totals, counts };
+  }
+
+  it("keeps each author's total exact through every kind of write", async () => {
+    const authors = ['Ada', 'Grace'];
+    const create = (body: Record<string, unknown>) =>
+      t.http
+        .post(BLOGS)
+        .set('Authorization', bearer(alice))
+        .send({ ...BODY, author: 'Ada', ...body });
+    const patch = (id: number, body: Record<string, unknown>) =>
+      t.http.patch(`${BLOGS}/${id}`).set('Authorization', bearer(alice)).send(body);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+
+    const live = await Promise.all(Array.from({ length: 12 }, (_, i) => create({ title: `live ${i}` })));
+    const draft = await create({ title: 'draft', status: 'draft' });
+    const scheduled = await create({ title: 'scheduled', status: 'scheduled', publishedAt: future });
+    expect([...live, draft, scheduled].map((r) => r.status)).toEqual(Array(14).fill(201));
+    const ids = live.map((r) => (r.body as { id: number }).id);
+    let figures = await authorTotals(authors);
+    expect(figures.totals).toEqual([12, 0]);
+    expect(figures.totals).toEqual(figures.counts);
+
+    const writes = [
+      () => patch(ids[0], { author: 'Grace' }),
+      () => patch(ids[1], { status: 'draft' }),
+      () => patch((draft.body as { id: number }).id, { status: 'published', author: 'Grace' }),
+      () => patch((scheduled.body as { id: number }).id, { status: 'published' }),
+      () => t.http.delete(`${BLOGS}/${ids[2]}`).set('Authorization', bearer(alice)),
+    ];
+    for (const write of writes) {
+      expect((await write()).status).toBeLessThan(300);
+      figures = await authorTotals(authors);
+      expect(figures.totals).toEqual(figures.counts);
+    }
+    expect(figures.totals).toEqual([10, 2]);
+
+    await t.dataSource.query(
+      `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'bulk', 'c', 'Grace', 'x' FROM generate_series(1, 30)`,
+    );
+    await t.dataSource.query(
+      `DELETE FROM blogs WHERE id IN (SELECT id FROM blogs WHERE author = 'Ada' AND published_at IS NOT NULL ORDER BY id LIMIT 4)`,
+    );
+    await t.dataSource.query(
+      `UPDATE blogs SET author = 'Ada' WHERE id IN (SELECT id FROM blogs WHERE title = 'bulk' LIMIT 5)`,
+    );
+    figures = await authorTotals(authors);
+    expect(figures.totals).toEqual(figures.counts);
+    expect(figures.totals).toEqual([11, 27]);
+
+    await t.dataSource.query('TRUNCATE blogs CASCADE');
+    await expect(authorTotals(authors)).resolves.toEqual({ totals: [0, 0], counts: [0, 0] });
+  });
 });
 
 // JIT compilation made the list statement ~30x slower at a million blogs; PGlite has no JIT.
@@ -73,8 +141,8 @@ describe('list total: the trigger-kept counter (e2e)', () => {
   },
 );
 
-describe('migration CountBlogs on a table that already has blogs (e2e)', () => {
-  it('starts the counter at the number of existing blogs', async () => {
+describe('migrations CountBlogs and CountBlogsByAuthor on a table that already has blogs (e2e)', () => {
+  it('start the counters at the number of existing blogs, in all and by author', async () => {
     const database = await createTestDatabase({ empty: true });
     const env = database.env;
     // Migrations run on the direct session (DATABASE_MIGRATION_URL when the run goes through PgBouncer).
@@ -95,6 +163,10 @@ describe('migration CountBlogs on a table that already has blogs (e2e)', () => {
         await after.runMigrations();
         const rows: { total: string | number }[] = await after.query('SELECT sum(n) AS total FROM blog_counts');
         expect(Number(rows[0].total)).toBe(31);
+        const authors: { author: string; n: string | number }[] = await after.query(
+          'SELECT author, sum(n) AS n FROM author_counts GROUP BY author',
+        );
+        expect(authors.map(({ author, n }) => [author, Number(n)])).toEqual([['a', 31]]);
       } finally {
         await after.destroy();
       }

@@ -17,11 +17,11 @@ const query = (overrides: Partial<BlogListQuery>): BlogListQuery => ({
 describe('blogListStatement', () => {
   it('names one statement per shape and binds each request its own values', () => {
     const first = blogListStatement(query({ filters: { author: 'Ada' }, limit: 5, offset: 20 }));
-    const again = blogListStatement(query({ filters: { author: 'Grace' }, limit: 10, offset: 0 }));
+    const again = blogListStatement(query({ filters: { author: 'Grace' }, limit: 10, offset: 30 }));
 
     expect(again.statement).toBe(first.statement);
     expect(first.values).toEqual(['Ada', NOW, 6, 20]);
-    expect(again.values).toEqual(['Grace', NOW, 11, 0]);
+    expect(again.values).toEqual(['Grace', NOW, 11, 30]);
   });
 
   it.each<[string, Partial<BlogListQuery>]>([
@@ -42,8 +42,10 @@ describe('blogListStatement', () => {
   it('binds a filter used by the total and by the page once', () => {
     const { statement, values } = blogListStatement(query({ filters: { author: 'Ada' } }));
 
+    // The author's counter and the page; the author's scheduled blogs compare theirs with $1 too.
     expect(statement.text.match(/"author" = \$1/g)).toHaveLength(2);
-    expect(values).toEqual(['Ada', NOW, 11, 0]);
+    expect(statement.text).toContain('WHERE b."id" = s."id") = $1');
+    expect(values).toEqual(['Ada', NOW, 11]);
   });
 
   it.each<[string, Partial<BlogListQuery>, unknown[], string]>([
@@ -99,7 +101,7 @@ describe('blogListStatement', () => {
     expect(plain).toContain('FROM "blog_counts"');
     expect(plain).toContain(`(SELECT count(*) FROM "scheduled_blogs"($1))`);
     expect(blogListStatement(query({})).lane).toBe('fast');
-    expect(blogListStatement(query({ filters: { author: 'Ada' } })).lane).toBe('slow');
+    expect(blogListStatement(query({ filters: { author: 'Ada', createdAfter: NOW } })).lane).toBe('slow');
     expect(blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).lane).toBe('long');
     expect(search).not.toContain('blog_counts');
     expect(search).toMatch(
@@ -148,16 +150,22 @@ describe('blogListStatement', () => {
     expect(bound).toEqual(values);
   });
 
-  it('gives the first pages of a tag one statement per rows read, and binds the limit and offset of other pages', () => {
-    const name = (overrides: Partial<BlogListQuery>): string =>
-      blogListStatement(query({ filters: { tag: ['go'] }, ...overrides })).statement.name;
-    const later = blogListStatement(query({ filters: { tag: ['go'] }, offset: 10 }));
+  it.each<[string, BlogListQuery['filters'], unknown]>([
+    ['a tag', { tag: ['go'] }, ['go']],
+    ['an author', { author: 'Ada' }, 'Ada'],
+  ])(
+    'gives the first pages of %s one statement per rows read, and binds the limit and offset of other pages',
+    (_name, filters, value) => {
+      const page = (overrides: Partial<BlogListQuery>) => blogListStatement(query({ filters, ...overrides }));
+      const later = page({ offset: 10 });
 
-    expect(name({ limit: 12 })).toBe(name({ limit: 20 }));
-    expect(name({ limit: 20 })).not.toBe(name({ limit: 21 }));
-    expect(later.statement.text).toMatch(/ LIMIT \$\d+ OFFSET \$\d+\) p ON true/);
-    expect(later.values).toEqual([['go'], NOW, 11, 10]);
-  });
+      expect(page({ limit: 12 }).statement.name).toBe(page({ limit: 20 }).statement.name);
+      expect(page({ limit: 20 }).statement.name).not.toBe(page({ limit: 21 }).statement.name);
+      expect(page({ limit: 20 }).statement.text).toMatch(/ LIMIT 21\) p ON true .* LIMIT \$\d+$/);
+      expect(later.statement.text).toMatch(/ LIMIT \$\d+ OFFSET \$\d+\) p ON true/);
+      expect(later.values).toEqual([value, NOW, 11, 10]);
+    },
+  );
 
   it('gives one tag and two tags statements of their own, and counts one tag from its counter', () => {
     const one = blogListStatement(query({ filters: { tag: ['go'] } }));
@@ -167,5 +175,24 @@ describe('blogListStatement', () => {
     expect(one.statement.text).toContain('FROM "tag_counts"');
     expect(one.lane).toBe('fast');
     expect(two.lane).toBe('slow');
+  });
+
+  it.each<[string, Partial<BlogListQuery>, boolean]>([
+    ['newest first', { filters: { author: 'Ada' } }, true],
+    ['by title', { sort: 'title', filters: { author: 'Ada' } }, true],
+    [
+      'by updatedAt after a cursor',
+      { sort: '-updatedAt', filters: { author: 'Ada' }, after: { id: 3, value: NOW } },
+      true,
+    ],
+    ['by publishedAt, which no author index serves', { sort: '-publishedAt', filters: { author: 'Ada' } }, false],
+    ['with another filter', { filters: { author: 'Ada', createdAfter: NOW } }, false],
+    ['of drafts by their owner', { filters: { author: 'Ada' }, status: 'draft', owner: 'alice' }, false],
+  ])("an author's list, %s: the total from the author's counter is %s", (_name, overrides, counter) => {
+    const { statement, lane } = blogListStatement(query(overrides));
+
+    expect(statement.text.includes('FROM "author_counts"')).toBe(counter);
+    expect(statement.text.includes('SELECT count(*) AS "total" FROM "blogs"')).toBe(!counter);
+    expect(lane).toBe(counter ? 'fast' : 'slow');
   });
 });

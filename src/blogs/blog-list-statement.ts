@@ -24,6 +24,16 @@ export const liveTotalSql = (now: string): string =>
   `(SELECT sum("n") FROM "blog_counts")::int8 - (SELECT count(*) FROM ${scheduledBlogs(now)})`;
 
 /**
+ * The live blogs of the author `author`: their counter (blogs that are not drafts, a row per shard) less their scheduled
+ * ones, each scheduled blog's author read by its id (a join could read all of the author's blogs); `author` and `now`
+ * are the parameters given.
+ */
+export const liveAuthorTotalSql = (author: string, now: string): string =>
+  `((SELECT coalesce(sum(c."n"), 0) FROM "author_counts" c WHERE c."author" = ${author})
+    - (SELECT count(*) FROM ${scheduledBlogs(now)} s
+      WHERE (SELECT b."author" FROM "blogs" b WHERE b."id" = s."id") = ${author}))::int8`;
+
+/**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
  * `long` for a search (one common word can match a tenth of all blogs).
  */
@@ -88,16 +98,20 @@ const SORT_COLUMNS: Readonly<Record<Exclude<BlogSortField, 'id'>, string>> = {
 };
 
 /**
- * Rows read (limit + 1) that a first page through `blog_tags` writes into its text, the least one ≥ the page's: with
- * `LIMIT $n` or an `OFFSET`, PostgreSQL prices the generic plan for a tenth of the tag's blogs and plans every
+ * Rows read (limit + 1) that a first page of one tag or one author writes into its text, the least one ≥ the page's:
+ * with `LIMIT $n` or an `OFFSET`, PostgreSQL prices the generic plan for a tenth of the matching blogs and plans every
  * request anew (docs/performance.md, "One tag's first page").
  */
-const TAG_PAGE_ROWS = [11, 21, 51, 101] as const;
+const FIRST_PAGE_ROWS = [11, 21, 51, 101] as const;
 
-/** {@link TAG_PAGE_ROWS} for `shape` when it is a first page (offset 0) read through `blog_tags`; else undefined. */
-function tagPageRows(shape: BlogListQuery, given: readonly Filter[]): number | undefined {
-  if (shape.offset !== 0 || given.includes('q') || !readsTagIndex(shape, sortOrder(shape.sort).field)) return undefined;
-  return TAG_PAGE_ROWS.find((rows) => rows > shape.limit);
+/**
+ * {@link FIRST_PAGE_ROWS} for `shape` when it is a first page (offset 0) read in order through `blog_tags` or an index
+ * of `author` with the author's counter as its total; else undefined.
+ */
+function firstPageRows(shape: BlogListQuery, given: readonly Filter[]): number | undefined {
+  if (shape.offset !== 0 || given.includes('q')) return undefined;
+  if (!readsTagIndex(shape, sortOrder(shape.sort).field) && countingFilter(shape) !== 'author') return undefined;
+  return FIRST_PAGE_ROWS.find((rows) => rows > shape.limit);
 }
 
 /**
@@ -112,7 +126,7 @@ const statements = new Map<string, { readonly statement: PreparedStatement; read
  */
 export function blogListStatement(shape: BlogListQuery): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
-  const rows = tagPageRows(shape, given);
+  const rows = firstPageRows(shape, given);
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
     `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}:` +
@@ -123,15 +137,25 @@ export function blogListStatement(shape: BlogListQuery): BoundStatement {
     statements.set(key, entry);
   }
   const counted =
-    (given.length > 0 && !countedByTag(shape)) || shape.status !== 'published' || shape.owner !== undefined;
+    (given.length > 0 && countingFilter(shape) === undefined) ||
+    shape.status !== 'published' ||
+    shape.owner !== undefined;
   const lane = shape.filters.q !== undefined ? 'long' : counted ? 'slow' : 'fast';
   return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 
-/** Whether the total is one tag's counter: live blogs of every owner filtered by one tag and nothing else. */
-function countedByTag({ filters, status, owner }: BlogListQuery): boolean {
+/** Orders that an index of `author` serves: an author's page in another order sorts all of the author's blogs. */
+const AUTHOR_INDEXED_ORDERS: ReadonlySet<BlogSortField> = new Set(['createdAt', 'updatedAt', 'title']);
+
+/**
+ * The filter whose counter is the total, for live blogs of every owner filtered by it alone: one tag, or the author in
+ * an order one of its indexes serves; else undefined.
+ */
+function countingFilter({ filters, status, owner, sort }: BlogListQuery): 'tag' | 'author' | undefined {
   const given = FILTER_NAMES.filter((name) => filters[name] !== undefined);
-  return status === 'published' && owner === undefined && given.length === 1 && filters.tag?.length === 1;
+  if (status !== 'published' || owner !== undefined || given.length !== 1) return undefined;
+  if (given[0] === 'author') return AUTHOR_INDEXED_ORDERS.has(sortOrder(sort).field) ? 'author' : undefined;
+  return given[0] === 'tag' && filters.tag?.length === 1 ? 'tag' : undefined;
 }
 
 /** Whether a page that is no search is read in order through `blog_tags`: one tag, in creation order. */
@@ -139,12 +163,12 @@ function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolea
   return field === 'createdAt' && filters.tag?.length === 1;
 }
 
-/** The statement of the shape of `query`; `tagRows`: the {@link tagPageRows} it reads, written into its text. */
+/** The statement of the shape of `query`; `firstRows`: the {@link firstPageRows} it reads, written into its text. */
 function build(
   query: BlogListQuery,
   given: readonly Filter[],
   name: string,
-  tagRows?: number,
+  firstRows?: number,
 ): { statement: PreparedStatement; bindings: Binding[] } {
   const { sort, after, withContent, status, owner } = query;
   const bindings: Binding[] = [];
@@ -208,15 +232,21 @@ function build(
       `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
       `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}`;
   } else {
-    const total = countedByTag(query)
-      ? `SELECT ${liveTagCount(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`, now())} AS "total"`
-      : filtered
-        ? `SELECT count(*) AS "total" FROM "blogs"${where}`
-        : `SELECT ${liveTotalSql(now())} AS "total"`;
+    const counter = countingFilter(query);
+    const author = (): string => bind('author', ({ filters }) => filters.author);
+    const total =
+      counter === 'tag'
+        ? `SELECT ${liveTagCount(`(${bind('tag', ({ filters }) => filters.tag)}::text[])[1]`, now())} AS "total"`
+        : counter === 'author'
+          ? `SELECT ${liveAuthorTotalSql(author(), now())} AS "total"`
+          : filtered
+            ? `SELECT count(*) AS "total" FROM "blogs"${where}`
+            : `SELECT ${liveTotalSql(now())} AS "total"`;
     // Through blog_tags, the tag and the instant are read in InitPlans: a custom plan that saw a popular tag (its rows
     // many, so the page's share of them small) or the instant (every blog live) would be priced below the generic
     // plan, which PostgreSQL would then never keep, planning every request anew (docs/performance.md, "One tag's
     // first page").
+    const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
     const rows = readsTagIndex(query, field)
       ? page(
           `SELECT ${columns} FROM ${TAGGED_BLOGS}`,
@@ -228,11 +258,11 @@ function build(
             ...statusCondition(true),
             ...ownerCondition,
           ],
-          tagRows === undefined ? undefined : ` LIMIT ${tagRows}`,
+          fixedRows,
         )
-      : page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions);
+      : page(`SELECT ${columns} FROM "blogs"`, keyOf?.(column), '"id"', conditions, fixedRows);
     // A first page of fixed rows is cut to the page's own limit + 1 here.
-    const limit = tagRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
+    const limit = firstRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
     text = `SELECT t."total", p.* FROM (${total}) t LEFT JOIN (${rows}) p ON true ORDER BY ${outerOrder}${limit}`;
   }
   return { statement: { name, text }, bindings };

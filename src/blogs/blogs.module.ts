@@ -4,6 +4,7 @@ import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TagsModule } from '../tags/tags.module';
+import { AuthorCount } from './author-count.entity';
 import { BlogCount } from './blog-count.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
@@ -14,7 +15,12 @@ import { BlogsService } from './blogs.service';
 
 /** The blog resource: controller → service → repository over `Repository<Blog>`. */
 @Module({
-  imports: [DatabaseModule, IdempotencyModule, TagsModule, TypeOrmModule.forFeature([Blog, BlogCount, BlogSlug])],
+  imports: [
+    DatabaseModule,
+    IdempotencyModule,
+    TagsModule,
+    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug]),
+  ],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
 })
