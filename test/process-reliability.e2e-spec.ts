@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { mintToken } from '../src/auth/token-minter';
 import { MIGRATION_LOCK_APPLICATION_NAME, MIGRATION_LOCK_KEY } from '../src/database/run-migrations';
 import { BlogInput, BLOGS, sleep } from './support/blog-api';
-import { buildService, cleanUpServiceProcesses, Exchange, ServiceProcess } from './support/service-process';
+import { Exchange, ServiceProcess, useBuiltService } from './support/service-process';
 import { createTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
@@ -26,15 +26,7 @@ beforeAll(async () => {
 const SECRET = 'process-e2e-secret-0123456789abcdefghijklmnopqrst';
 const BOUND_MS = 5_000;
 
-let mainJs: string;
-
-beforeAll(async () => {
-  mainJs = await buildService();
-}, 120_000);
-
-afterAll(() => {
-  cleanUpServiceProcesses();
-});
+const built = useBuiltService();
 
 function authorization(sub: string): string {
   return `Bearer ${mintToken({ secret: SECRET }, { sub, ttl: '1h' })}`;
@@ -102,7 +94,11 @@ function startSlowUpload(
 describe('graceful shutdown on SIGTERM (the built service under load)', () => {
   it('stops accepting connections, lets every in-flight request finish, closes the database and exits 0 within SHUTDOWN_TIMEOUT_MS (default 10 s)', async () => {
     const database = await createTestDatabase();
-    const service = await ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, ...database.env });
+    const service = await ServiceProcess.start(built.mainJs, {
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      ...database.env,
+    });
     const auth = authorization('alice');
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     try {
@@ -193,7 +189,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
 
   it('a request that never completes is cut off at SHUTDOWN_TIMEOUT_MS: the process exits (code 1) within the bound instead of hanging', async () => {
     const database = await createTestDatabase();
-    const service = await ServiceProcess.start(mainJs, {
+    const service = await ServiceProcess.start(built.mainJs, {
       NODE_ENV: 'production',
       JWT_SECRET: SECRET,
       SHUTDOWN_TIMEOUT_MS: '1500',
@@ -290,7 +286,7 @@ if (clusterUnavailable !== undefined)
         replicas.push(
           ...(await Promise.all(
             [0, 1].map(() =>
-              ServiceProcess.start(mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
+              ServiceProcess.start(built.mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
             ),
           )),
         );
@@ -384,7 +380,7 @@ if (clusterUnavailable !== undefined)
     it('the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost', async () => {
       const pg = cluster;
       const url = await pg.createDatabase('blog_faults');
-      const service = await ServiceProcess.start(mainJs, {
+      const service = await ServiceProcess.start(built.mainJs, {
         NODE_ENV: 'production',
         JWT_SECRET: SECRET,
         DATABASE_URL: url,

@@ -1,6 +1,6 @@
 import { mintToken } from '../src/auth/token-minter';
 import { BLOGS, sleep } from './support/blog-api';
-import { buildService, cleanUpServiceProcesses, ServiceProcess } from './support/service-process';
+import { ServiceProcess, useBuiltService } from './support/service-process';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
 import { eventually, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -11,15 +11,7 @@ const SECRET = 'webhooks-e2e-secret-0123456789abcdefghijklmnopqrs';
 const WEBHOOKS = '/api/v1/webhooks';
 const CHANGES = '/api/v1/changes';
 
-let mainJs: string;
-
-beforeAll(async () => {
-  mainJs = await buildService();
-}, 120_000);
-
-afterAll(() => {
-  cleanUpServiceProcesses();
-});
+const built = useBuiltService();
 
 const authorization = (sub: string, scope?: string): string =>
   `Bearer ${mintToken({ secret: SECRET }, { sub, ttl: '1h', scope })}`;
@@ -83,7 +75,7 @@ if (clusterUnavailable !== undefined)
     };
 
     const start = async (database: string): Promise<ServiceProcess> => {
-      const service = await ServiceProcess.start(mainJs, {
+      const service = await ServiceProcess.start(built.mainJs, {
         NODE_ENV: 'production',
         JWT_SECRET: SECRET,
         DATABASE_URL: database,

@@ -18,6 +18,11 @@ const PAGE: PreparedStatement = {
   text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."blog" FROM "events" e WHERE e."id" > $1::int8 ORDER BY e."id" LIMIT $2`,
 };
 
+const BY_ID: PreparedStatement = {
+  name: 'events.by-id',
+  text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."blog" FROM "events" e WHERE e."id" = $1::int8`,
+};
+
 interface EventRow {
   id: string;
   type: ChangeEvent['type'];
@@ -54,6 +59,16 @@ export class EventsRepository {
   /** Up to `limit` events with ids above `after` (int8 in decimal digits), in id order, from the primary. */
   async after(after: string, limit: number): Promise<ChangeEvent[]> {
     const { rows } = await this.sql.onPrimary<EventRow>(PAGE, [after, limit]);
-    return rows.map((row) => ({ id: row.id, type: row.type, occurredAt: row.occurred_at, blog: row.blog }));
+    return rows.map(toEvent);
   }
+
+  /** The event `id` (int8 in decimal digits) from the primary, or null when the relay has not numbered it. */
+  async byId(id: string): Promise<ChangeEvent | null> {
+    const { rows } = await this.sql.onPrimary<EventRow>(BY_ID, [id]);
+    return rows.length === 0 ? null : toEvent(rows[0]);
+  }
+}
+
+function toEvent(row: EventRow): ChangeEvent {
+  return { id: row.id, type: row.type, occurredAt: row.occurred_at, blog: row.blog };
 }

@@ -22,11 +22,11 @@ const snapshot = (publishedAt: string | null, tagSlugs: string[] = []): Record<s
 
 describe('EventsService', () => {
   let service: EventsService;
-  let events: { [K in 'relay' | 'after']: jest.Mock };
+  let events: { [K in 'relay' | 'after' | 'byId']: jest.Mock };
   let tags: { names: jest.Mock };
 
   beforeEach(async () => {
-    events = { relay: jest.fn().mockResolvedValue(0), after: jest.fn() };
+    events = { relay: jest.fn().mockResolvedValue(0), after: jest.fn(), byId: jest.fn() };
     tags = { names: jest.fn().mockResolvedValue(new Map([['nestjs', 'NestJS']])) };
     const moduleRef = await Test.createTestingModule({
       providers: [
@@ -99,5 +99,22 @@ describe('EventsService', () => {
 
     await expect(service.changes(after, 100)).resolves.toEqual({ data: [], nextAfter });
     expect(events.after).toHaveBeenCalledWith(after ?? '0', 100);
+  });
+
+  it('answers one event by id as the feed shows it, without relaying', async () => {
+    events.byId.mockResolvedValue({ id: '12', type: 'blog.updated', occurredAt: AT, blog: snapshot(null, ['nestjs']) });
+
+    const event = await service.event('12');
+
+    expect(events.byId).toHaveBeenCalledWith('12');
+    expect(events.relay).not.toHaveBeenCalled();
+    expect(event).toEqual(expect.objectContaining({ id: '12', type: 'blog.updated' }));
+    expect(event?.blog).toEqual(expect.objectContaining({ status: 'draft', tags: ['NestJS'] }));
+  });
+
+  it('answers null for an event the relay has not numbered', async () => {
+    events.byId.mockResolvedValue(null);
+
+    await expect(service.event('13')).resolves.toBeNull();
   });
 });

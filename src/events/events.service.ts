@@ -33,8 +33,8 @@ export class EventsService {
 
   /** The event `id` (int8 in decimal digits) as the feed shows it, or null when the relay has not numbered it. */
   async event(id: string): Promise<EventResponse | null> {
-    const [event] = await this.events.after((BigInt(id) - 1n).toString(), 1);
-    if (event?.id !== id) return null;
+    const event = await this.events.byId(id);
+    if (event === null) return null;
     return toEventResponse(event, await this.tags.names(tagSlugsOf([event])));
   }
 }

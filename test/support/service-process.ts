@@ -88,6 +88,24 @@ export async function buildService(): Promise<string> {
 }
 
 /**
+ * Builds the service once for the calling spec file (`beforeAll`) and kills what it started (`afterAll`).
+ * @returns a holder whose `mainJs` is the compiled `main.js` from `beforeAll` on.
+ */
+export function useBuiltService(): { readonly mainJs: string } {
+  let mainJs: string | undefined;
+  beforeAll(async () => {
+    mainJs = await buildService();
+  }, 120_000);
+  afterAll(() => cleanUpServiceProcesses());
+  return {
+    get mainJs(): string {
+      if (mainJs === undefined) throw new Error('the service is built in beforeAll');
+      return mainJs;
+    },
+  };
+}
+
+/**
  * Node arguments that compile the service as `npm run build` does into `outDir`, build info included:
  * with the build's own `tsBuildInfoFile`, `npm start` would later take ./dist for up to date.
  */
