@@ -111,6 +111,22 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (jobs.length > 0) await this.started().insert(queue, jobs, { db: transactionJobDatabase(connection) });
   }
 
+  /**
+   * Makes up to `count` of this process's idle workers of `queue` fetch now rather than at their next poll; does nothing
+   * when this process does not work the queues.
+   */
+  wake(queue: string, count = 1): void {
+    const boss = this.boss;
+    if (boss === undefined) return;
+    let woken = 0;
+    for (const worker of boss.getWipData()) {
+      if (woken === count) return;
+      if (worker.name !== queue || worker.count > 0) continue;
+      boss.notifyWorker(worker.id);
+      woken += 1;
+    }
+  }
+
   private started(): PgBoss {
     if (this.boss === undefined) throw new Error('The job library runs only with JOBS_ENABLED, after start-up');
     return this.boss;

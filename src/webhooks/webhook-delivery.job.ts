@@ -19,6 +19,15 @@ export const DELIVERIES_PER_WEBHOOK = 10;
 /** Attempts in flight at once, per process: a receiver that hangs holds at most {@link DELIVERIES_PER_WEBHOOK}. */
 export const DELIVERY_WORKERS = 25;
 
+/**
+ * Seconds between two fetches of an idle delivery worker. Attempts due in this process wake a worker themselves (new
+ * deliveries, retries, the next job after each attempt), so polling only finds the jobs of a process that stopped.
+ */
+export const DELIVERY_POLLING_SECONDS = 10;
+
+/** How late after its job's `startAfter` a retry wakes a worker, in ms: the database's clock may run behind. */
+const RETRY_WAKE_MARGIN_MS = 500;
+
 /** How often the delivery job reads the backlog for the metrics, in ms. */
 export const BACKLOG_READ_INTERVAL_MS = 5_000;
 
@@ -59,7 +68,7 @@ export class WebhookDeliveryJob implements OnModuleInit {
         deleteAfterSeconds: 3600,
       },
       work: {
-        pollingIntervalSeconds: 1,
+        pollingIntervalSeconds: DELIVERY_POLLING_SECONDS,
         localConcurrency: DELIVERY_WORKERS,
         localGroupConcurrency: DELIVERIES_PER_WEBHOOK,
       },
@@ -77,7 +86,10 @@ export class WebhookDeliveryJob implements OnModuleInit {
     this.metrics.backlog(depth, oldest);
   }
 
-  /** Queues the first attempt of every delivery the relay wrote, in the transaction that marks them queued. */
+  /**
+   * Queues the first attempt of every delivery a relay wrote (this job's or a feed read's), in the transaction that
+   * marks them queued, and wakes as many workers.
+   */
   private async queueNew(): Promise<void> {
     for (;;) {
       const queued = await this.sql.transaction(async (transaction) => {
@@ -90,11 +102,17 @@ export class WebhookDeliveryJob implements OnModuleInit {
         return deliveries.length;
       });
       if (queued === 0) return;
+      this.jobs.wake(WEBHOOK_DELIVERY_QUEUE, queued);
     }
   }
 
+  /** Attempts each job, then wakes another worker: while jobs are due, each attempt ends with a fetch. */
   private async attemptAll(jobs: Job<AttemptJob>[]): Promise<void> {
-    for (const job of jobs) await this.attempt(job.data);
+    try {
+      for (const job of jobs) await this.attempt(job.data);
+    } finally {
+      this.jobs.wake(WEBHOOK_DELIVERY_QUEUE);
+    }
   }
 
   private async attempt({ deliveryId, attempt }: AttemptJob): Promise<void> {
@@ -113,18 +131,22 @@ export class WebhookDeliveryJob implements OnModuleInit {
     const expired = attemptedAt.getTime() - target.createdAt.getTime() >= RETRY_PERIOD_SECONDS * 1000;
     const state = result.ok ? 'delivered' : expired ? 'failed' : 'pending';
     const { statusCode, durationMs, error } = result;
-    await this.sql.transaction(async (transaction) => {
+    const retryAfter = await this.sql.transaction(async (transaction) => {
       const settled = await this.webhooks.settle(transaction, deliveryId, attempt, state, {
         attemptedAt,
         statusCode,
         durationMs,
         error,
       });
-      if (!settled || state !== 'pending') return;
+      if (!settled || state !== 'pending') return undefined;
       const next: AttemptJob = { deliveryId, attempt: attempt + 1 };
       const options = { startAfter: retryDelaySeconds(attempt), group: { id: target.webhookId } };
       await this.jobs.send(WEBHOOK_DELIVERY_QUEUE, next, options, transaction.connection);
+      return options.startAfter;
     });
+    if (retryAfter !== undefined) {
+      setTimeout(() => this.jobs.wake(WEBHOOK_DELIVERY_QUEUE), retryAfter * 1000 + RETRY_WAKE_MARGIN_MS).unref();
+    }
     this.metrics.attempted(result.ok);
   }
 }

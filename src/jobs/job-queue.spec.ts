@@ -1,0 +1,109 @@
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { databaseConfig } from '../config/database.config';
+import { jobsConfig } from '../config/jobs.config';
+import { importEsm } from '../common/esm-import';
+import { JobQueue } from './job-queue';
+
+jest.mock('../common/esm-import', () => ({ importEsm: jest.fn() }));
+jest.mock('./job-database', () => ({ primaryJobDatabase: jest.fn().mockResolvedValue({}) }));
+
+/** pg-boss as far as JobQueue uses it, with the workers `getWipData` reports. */
+class FakeBoss {
+  static last: FakeBoss;
+  readonly workers: { id: string; name: string; count: number }[] = [];
+  readonly calls: string[] = [];
+  readonly notifyWorker = jest.fn<void, [string]>();
+  constructor() {
+    FakeBoss.last = this;
+  }
+  on(): void {}
+  async start(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.calls.push('stop');
+  }
+  async getQueue(name: string): Promise<null> {
+    this.calls.push(`getQueue ${name}`);
+    return null;
+  }
+  async createQueue(name: string): Promise<void> {
+    this.calls.push(`createQueue ${name}`);
+  }
+  async work(name: string): Promise<string> {
+    this.calls.push(`work ${name}`);
+    return 'worker';
+  }
+  async schedule(name: string, cron: string): Promise<void> {
+    this.calls.push(`schedule ${name} ${cron}`);
+  }
+  async send(name: string): Promise<void> {
+    this.calls.push(`send ${name}`);
+  }
+  getWipData() {
+    return this.workers;
+  }
+}
+
+describe('JobQueue', () => {
+  async function queue(enabled: boolean): Promise<JobQueue> {
+    jest.mocked(importEsm).mockResolvedValue({ PgBoss: FakeBoss, fromPglite: jest.fn() });
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        JobQueue,
+        { provide: getDataSourceToken(), useValue: { driver: {} } },
+        { provide: jobsConfig.KEY, useValue: { enabled, webhookAllowedHosts: [] } },
+        { provide: databaseConfig.KEY, useValue: { url: 'postgres://db' } },
+      ],
+    }).compile();
+    const jobs = moduleRef.get(JobQueue);
+    jobs.define({
+      queue: { name: 'clock' },
+      work: {},
+      handle: async () => undefined,
+      schedule: '* * * * *',
+      sendAtStart: {},
+    });
+    await jobs.onApplicationBootstrap();
+    return jobs;
+  }
+
+  it('creates, works, schedules and starts each queue defined, and stops the library on shutdown', async () => {
+    const jobs = await queue(true);
+    await jobs.beforeApplicationShutdown();
+
+    expect(FakeBoss.last.calls).toEqual([
+      'getQueue clock',
+      'createQueue clock',
+      'work clock',
+      'schedule clock * * * * *',
+      'send clock',
+      'stop',
+    ]);
+  });
+
+  it('neither starts the library nor sends without JOBS_ENABLED', async () => {
+    jest.mocked(importEsm).mockClear();
+    const jobs = await queue(false);
+
+    expect(importEsm).not.toHaveBeenCalled();
+    await expect(jobs.send('clock', {})).rejects.toThrow('JOBS_ENABLED');
+    expect(() => jobs.wake('clock')).not.toThrow();
+  });
+
+  it.each([
+    ['one idle worker', 1, ['a2']],
+    ['up to the idle workers of the queue', 5, ['a2', 'a3']],
+  ])('wakes %s', async (_name, count, woken) => {
+    const jobs = await queue(true);
+    FakeBoss.last.workers.push(
+      { id: 'a1', name: 'deliveries', count: 1 },
+      { id: 'b1', name: 'clock', count: 0 },
+      { id: 'a2', name: 'deliveries', count: 0 },
+      { id: 'a3', name: 'deliveries', count: 0 },
+    );
+
+    jobs.wake('deliveries', count);
+
+    expect(FakeBoss.last.notifyWorker.mock.calls.map(([id]) => id)).toEqual(woken);
+  });
+});
