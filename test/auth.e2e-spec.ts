@@ -356,6 +356,26 @@ describe('authentication with the default configuration', () => {
       expect(res.headers['www-authenticate']).toBeUndefined();
     });
 
+    it.each<[string, (tt: TestApp) => string | undefined, string]>([
+      ['no header', () => undefined, 'Bearer'],
+      ['a garbage token', () => 'Bearer garbage', 'Bearer error="invalid_token"'],
+      [
+        'an expired token',
+        (tt) => `Bearer ${tt.sign({ sub: 'alice', iat: now() - 7200, exp: now() - 3600 })}`,
+        'Bearer error="invalid_token"',
+      ],
+    ])(
+      'GET /api/v1/blogs?status=draft, which needs the caller, with %s: 401 with that challenge',
+      async (_name, header, challenge) => {
+        const value = header(t);
+        const req = t.http.get(`${BLOGS}?status=draft`);
+        if (value !== undefined) req.set('Authorization', value);
+        const res = await req;
+        expectUnauthorized(res);
+        expect(res.headers['www-authenticate']).toBe(challenge);
+      },
+    );
+
     it.each(readHeaders)('GET /api/v1/blogs/:id with %s: 200', async (_name, header) => {
       const value = header(t);
       const req = t.http.get(`${BLOGS}/${aliceBlogId}`);

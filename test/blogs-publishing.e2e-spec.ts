@@ -301,10 +301,11 @@ describe('blogs: publishing and slugs (e2e)', () => {
 
       for (const prefix of [BLOGS, '/api/blogs', '/v1/blogs']) {
         const res = await read(`${prefix}/slug/${blog.slug}`);
-        expect({ status: res.status, location: res.headers.location }).toEqual({
-          status: 301,
-          location: `${prefix}/slug/${current}`,
-        });
+        expect({
+          status: res.status,
+          location: res.headers.location,
+          cacheControl: res.headers['cache-control'],
+        }).toEqual({ status: 301, location: `${prefix}/slug/${current}`, cacheControl: 'no-cache' });
       }
       const res = await read(`${BLOGS}/slug/${current}`);
       expect(res.status).toBe(200);

@@ -4,8 +4,9 @@ import { Test } from '@nestjs/testing';
 import * as jwt from 'jsonwebtoken';
 import { AuthConfig, authConfig, loadAuthConfig } from '../config/auth.config';
 import { Public, ReadAccess } from './access.decorator';
+import { errorOf } from '../../test/support/http-error';
 import { BearerTokenException } from './bearer-token.exception';
-import { JwtAuthGuard } from './jwt-auth.guard';
+import { JwtAuthGuard, requireCaller } from './jwt-auth.guard';
 import { JwtStrategy, VerifiedTokenInfo } from './jwt.strategy';
 import type { JwtClaims, Principal } from './principal';
 import { VerifiedTokens } from './verified-tokens';
@@ -212,18 +213,28 @@ describe('JwtAuthGuard with JwtStrategy', () => {
       await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, { headers: {} })))).resolves.toBe(true);
     });
 
-    it.each<[string, () => FakeRequest]>([
-      ['a malformed token', () => bearer('garbage')],
-      ['another secret', () => bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET))],
-      ['an expired token', () => bearer(sign({ sub: 'alice', exp: NOW - 60 }))],
-      ['another scheme', () => bearer(sign({ sub: 'alice', exp: NOW + 60 }), 'Basic')],
-    ])('read %s as no token when readsRequireAuth=false: no principal, never 401', async (_name, request) => {
-      const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
-      const req = request();
+    it.each<[string, () => FakeRequest, string]>([
+      ['a malformed token', () => bearer('garbage'), 'Bearer error="invalid_token"'],
+      [
+        'another secret',
+        () => bearer(sign({ sub: 'alice', exp: NOW + 60 }, {}, OTHER_SECRET)),
+        'Bearer error="invalid_token"',
+      ],
+      ['an expired token', () => bearer(sign({ sub: 'alice', exp: NOW - 60 })), 'Bearer error="invalid_token"'],
+      ['another scheme', () => bearer(sign({ sub: 'alice', exp: NOW + 60 }), 'Basic'), 'Bearer'],
+    ])(
+      'read %s as no token when readsRequireAuth=false: no principal, never 401; an answer that needs the caller refuses with challenge %s',
+      async (_name, request, challenge) => {
+        const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));
+        const req = request();
 
-      await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, req)))).resolves.toBe(true);
-      expect(req.user).toBeUndefined();
-    });
+        await expect(Promise.resolve(guard.canActivate(contextFor(handlers.list, req)))).resolves.toBe(true);
+        expect(req.user).toBeUndefined();
+        const refusal = await errorOf(() => requireCaller(undefined, req));
+        expect(refusal).toBeInstanceOf(BearerTokenException);
+        expect((refusal as BearerTokenException).challenge).toBe(challenge);
+      },
+    );
 
     it('identify the caller of a valid token when readsRequireAuth=false', async () => {
       const guard = await makeGuard(makeConfig({ readsRequireAuth: false }));

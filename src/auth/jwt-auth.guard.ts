@@ -13,10 +13,24 @@ import type { VerifiedTokenInfo } from './jwt.strategy';
 import type { Principal } from './principal';
 import { VerifiedTokens } from './verified-tokens';
 
-/** What passport sets on a request it authenticated: `JwtStrategy.validate`'s principal and token info. */
+/**
+ * What passport sets on a request it authenticated: `JwtStrategy.validate`'s principal and token info; on an open read,
+ * the refusal of a token that counted as none.
+ */
 interface VerifiedRequest {
   user?: Principal;
   authInfo?: VerifiedTokenInfo;
+  tokenRefusal?: HttpException;
+}
+
+/**
+ * The caller of an open read whose answer needs one: the principal, else the refusal of the token the request came
+ * with (401 `invalid_token`, or the 503 of keys that cannot be fetched).
+ * @throws that refusal, or BearerTokenException (401) for a request without a token.
+ */
+export function requireCaller(principal: Principal | undefined, request: object): Principal {
+  if (principal !== undefined) return principal;
+  throw (request as VerifiedRequest).tokenRefusal ?? BearerTokenException.missing();
 }
 
 /**
@@ -68,13 +82,17 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
       request.user = known;
       return true;
     }
-    if (!isVerifiableToken(credentials.token)) return true;
+    if (!isVerifiableToken(credentials.token)) {
+      request.tokenRefusal = BearerTokenException.invalid('token could not be verified');
+      return true;
+    }
     try {
       return await this.verify(context, request, credentials.token);
     } catch (error) {
       // A rejected token, or keys that cannot be fetched now: the request goes on as anyone's would.
-      if (error instanceof HttpException) return true;
-      throw error;
+      if (!(error instanceof HttpException)) throw error;
+      request.tokenRefusal = error;
+      return true;
     }
   }
 

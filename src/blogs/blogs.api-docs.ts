@@ -162,6 +162,10 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
           description: 'The path of the current slug.',
           schema: { type: 'string', example: '/api/v1/blogs/slug/hello-world' },
         },
+        'Cache-Control': {
+          description: '`no-cache`: the redirect ends when another blog takes the slug or the blog moves again.',
+          schema: { type: 'string', example: 'no-cache' },
+        },
       },
     }),
     ApiErrorResponses(400, 401, 404, 429, 503),

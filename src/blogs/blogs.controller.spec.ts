@@ -171,7 +171,7 @@ describe('BlogsController', () => {
     expect(response.status).toHaveBeenCalledWith(301);
     expect(response.location).toHaveBeenCalledWith(location);
     expect(response.end).toHaveBeenCalledWith();
-    expect(response.setHeader).not.toHaveBeenCalled();
+    expect(response.setHeader.mock.calls).toEqual([['Cache-Control', 'no-cache']]);
   });
 
   it("create stores the blog as the token subject's and answers Location and ETag", async () => {

@@ -15,6 +15,7 @@ import {
 import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import { requireCaller } from '../auth/jwt-auth.guard';
 import type { Principal } from '../auth/principal';
 import { parseWritePreconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
@@ -66,7 +67,9 @@ export class BlogsController {
     const now = new Date();
     const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
     const tag = query.tag === undefined ? undefined : parseTagList(query.tag);
-    const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content') }, principal, now);
+    // Lists other than the public one need the caller: a token refused on the way is that refusal, not "no token".
+    const caller = query.status === 'published' ? principal : requireCaller(principal, request);
+    const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content') }, caller, now);
     linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
     return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));
   }
@@ -85,7 +88,9 @@ export class BlogsController {
     if (!moved) return this.answer(blog, now, response);
     // The current slug's path under the prefix the request came by (`/api/blogs/…` stays an alias).
     const path = request.originalUrl.split('?')[0].replace(/[^/]+\/?$/, blog.slug);
-    response.status(HttpStatus.MOVED_PERMANENTLY).location(path).end();
+    // Not to be stored (RFC 9111: a 301 is cacheable by default): another blog may take the slug, or it may move again.
+    response.status(HttpStatus.MOVED_PERMANENTLY).location(path).setHeader('Cache-Control', 'no-cache');
+    response.end();
     return undefined;
   }
 

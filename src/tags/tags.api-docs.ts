@@ -1,9 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
+import { SLUG_PATTERN } from '../common/text/slug';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { TagListResponse, TagResponse } from './dto/tag-response.dto';
+import { TAG_LIMITS } from './tag-limits';
 
 /** The error answers of the tag operations: the shared ones and the tags' 404. */
 const ApiErrorResponses = defineApiErrorResponses({
@@ -49,7 +50,7 @@ export const ApiGetTag = (): MethodDecorator =>
     ApiParam({
       name: 'slug',
       description: "The tag's slug: lower-case letters `a-z` and digits, in runs joined by single `-`.",
-      schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX_LENGTH },
+      schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: TAG_LIMITS.slug.max },
       example: 'nestjs',
     }),
     ApiOkResponse({ type: TagResponse, description: 'The tag.' }),

@@ -4,6 +4,7 @@ import { SlugParam } from '../common/http/slug-param.decorator';
 import { listEnvelope } from '../common/paging/list-envelope';
 import { ListTagsQueryDto } from './dto/list-tags-query.dto';
 import { TagListResponse, TagResponse, toTagResponse } from './dto/tag-response.dto';
+import { TAG_LIMITS } from './tag-limits';
 import { ApiGetTag, ApiListTags, ApiTagsResource } from './tags.api-docs';
 import { TagsService } from './tags.service';
 
@@ -23,7 +24,7 @@ export class TagsController {
   @Get(':slug')
   @ReadAccess()
   @ApiGetTag()
-  async findOne(@SlugParam('slug') slug: string): Promise<TagResponse> {
+  async findOne(@SlugParam('slug', TAG_LIMITS.slug.max) slug: string): Promise<TagResponse> {
     return toTagResponse(await this.tags.findOne(slug, new Date()));
   }
 }

@@ -1125,6 +1125,8 @@ export interface operations {
                 headers: {
                     /** @description The path of the current slug. */
                     Location?: string;
+                    /** @description `no-cache`: the redirect ends when another blog takes the slug or the blog moves again. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

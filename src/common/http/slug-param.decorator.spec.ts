@@ -27,4 +27,14 @@ describe('parseSlug', () => {
       "slug must be a slug: lower-case letters a-z and digits, in runs joined by single '-', at most 200 characters",
     );
   });
+
+  it('takes a slug at a lower limit, and refuses one a character longer', async () => {
+    expect(parseSlug('slug', 'x'.repeat(50), 50)).toBe('x'.repeat(50));
+    await expectHttpError(
+      () => parseSlug('slug', 'x'.repeat(51), 50),
+      BadRequestException,
+      400,
+      "slug must be a slug: lower-case letters a-z and digits, in runs joined by single '-', at most 50 characters",
+    );
+  });
 });

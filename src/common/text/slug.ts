@@ -9,9 +9,9 @@ export const SLUG_MAX_LENGTH = 200;
 /** How far back from the length limit a cut looks for a `-` to end on, in characters. */
 const CUT_SEARCH = 32;
 
-/** Whether `text` is a slug of at most {@link SLUG_MAX_LENGTH} characters. */
-export function isSlug(text: string): boolean {
-  return text.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(text);
+/** Whether `text` is a slug of at most `maxLength` characters. */
+export function isSlug(text: string, maxLength: number = SLUG_MAX_LENGTH): boolean {
+  return text.length <= maxLength && SLUG_PATTERN.test(text);
 }
 
 /**
