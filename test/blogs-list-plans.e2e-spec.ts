@@ -176,8 +176,44 @@ describe('list statements and their indexes (e2e)', () => {
     const [{ sql }] = recorder.statements;
 
     expect(sql).not.toMatch(/"content"/);
-    expect(sql).toMatch(/"search_vector" @@ websearch_to_tsquery\('simple', \$\d+\)/);
+    expect(sql).toMatch(/"search_vector" @@ \(SELECT websearch_to_tsquery\('simple', \$\d+\)\)/);
     expect(sql.match(/"search_vector"/g)).toHaveLength(1);
     expect(sql).toMatch(/^WITH "matches" AS MATERIALIZED/);
+  });
+
+  it("a search's first page, for a word in one blog, keeps its generic plan, which reads IDX_blogs_search_vector", async () => {
+    recorder.statements.length = 0;
+    const now = new Date();
+    await repository.findList({
+      filters: { q: '1999' },
+      sort: '-createdAt',
+      limit: 10,
+      offset: 0,
+      withContent: true,
+      status: 'published',
+      now,
+    });
+    const [{ sql, parameters }] = recorder.statements;
+    const literals = parameters.map((value) =>
+      typeof value === 'number' ? String(value) : `'${value instanceof Date ? value.toISOString() : String(value)}'`,
+    );
+    const queryRunner = dataSource.createQueryRunner();
+    try {
+      await queryRunner.query(`PREPARE search_page AS ${sql}`);
+      // PostgreSQL chooses between the generic plan and a custom one from the sixth execution on.
+      for (let run = 0; run < 6; run++) await queryRunner.query(`EXECUTE search_page(${literals.join(', ')})`);
+      const plan: { 'QUERY PLAN': unknown }[] = await queryRunner.query(
+        `EXPLAIN (FORMAT JSON) EXECUTE search_page(${literals.join(', ')})`,
+      );
+      const [{ generic }]: { generic: number }[] = await queryRunner.query(
+        `SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'search_page'`,
+      );
+
+      expect(generic).toBeGreaterThan(0);
+      expect(indexesIn(JSON.stringify(plan[0]['QUERY PLAN']))).toContain('IDX_blogs_search_vector');
+    } finally {
+      await queryRunner.query('DEALLOCATE search_page');
+      await queryRunner.release();
+    }
   });
 });
