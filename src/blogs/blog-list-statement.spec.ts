@@ -168,6 +168,19 @@ describe('blogListStatement', () => {
     },
   );
 
+  it.each<[string, Partial<BlogListQuery>, 'fast' | 'slow']>([
+    ['newest first', {}, 'fast'],
+    ['oldest first after a cursor', { sort: 'createdAt', after: { id: 3, value: NOW } }, 'fast'],
+    ['by publishedAt', { sort: '-publishedAt' }, 'slow'],
+    ['by id', { sort: 'id' }, 'slow'],
+    ['by title', { sort: 'title' }, 'slow'],
+  ])("one tag's list %s, totalled by its counter, runs in the %s lane", (_name, overrides, lane) => {
+    const bound = blogListStatement(query({ filters: { tag: ['go'] }, ...overrides }));
+
+    expect(bound.statement.text).toContain('FROM "tag_counts"');
+    expect(bound.lane).toBe(lane);
+  });
+
   it('gives one tag and two tags statements of their own, and counts one tag from its counter', () => {
     const one = blogListStatement(query({ filters: { tag: ['go'] } }));
     const two = blogListStatement(query({ filters: { tag: ['go', 'rust'] } }));
