@@ -72,7 +72,7 @@ describe('BlogsRepository on the real database', () => {
         }),
       );
 
-      const expected = expect.arrayContaining(['blogs.insert-untagged', 'blogs.find-by-id']);
+      const expected = expect.arrayContaining(['blogs.insert-free', 'blogs.find-by-id']);
       if (preparedStatements) expect(names.flat()).toEqual(expected);
       else expect(names.flat()).not.toEqual(expected);
     },
@@ -238,6 +238,13 @@ describe('BlogsRepository on the real database', () => {
       const third = await repository.insert(newBlog(1));
       await repository.update(third.id, { ...changes({}), slug: 'renamed' }, by('alice'));
       await expect(repository.insert(newBlog(1))).resolves.toMatchObject({ slug: 'title-1-4' });
+    });
+
+    it("does not give a new blog a base that is only another blog's earlier slug", async () => {
+      await repository.update(created.id, { ...changes({}), slug: 'moved' }, by('alice'));
+
+      await expect(repository.insert(newBlog(1))).resolves.toMatchObject({ slug: 'title-1-2' });
+      await expect(repository.findBySlug('title-1')).resolves.toMatchObject({ id: created.id });
     });
 
     it('gives ten concurrent creates of one title exactly the base and -2 … -10', async () => {
