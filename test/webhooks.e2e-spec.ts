@@ -1,5 +1,6 @@
 import { Webhook as WebhookVerifier } from 'standardwebhooks';
 import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { useTestApp } from './support/test-app';
 import { eventually, ReceivedHook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -253,6 +254,50 @@ describe('/api/v1/webhooks (e2e)', () => {
 
       await eventually(() => fine.received.length >= 15, 'every event at the receiver that answers');
       expect(stuck.received.length).toBeLessThanOrEqual(15);
+    });
+  });
+
+  describe('history', () => {
+    it("keeps finished deliveries 7 days, pending ones until they finish, and each webhook's last 100 attempts", async () => {
+      const [kept, short] = [
+        await register((await receiver()).url, ['blog.deleted']),
+        await register((await receiver()).url, ['blog.deleted']),
+      ];
+      const attempts = (webhook: WebhookBody, n: number) =>
+        t.dataSource.query(
+          `INSERT INTO "webhook_attempts" ("webhook_id", "event_id", "attempted_at", "duration_ms")
+           SELECT $1, n, now(), 1 FROM generate_series(1, $2::int) n`,
+          [webhook.id, n],
+        );
+      await attempts(kept, 105);
+      await attempts(short, 3);
+      await t.dataSource.query(
+        `INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "state", "queued", "created_at") VALUES
+          ($1, 1001, 'delivered', true, now() - interval '8 days'), ($1, 1002, 'failed', true, now() - interval '8 days'),
+          ($1, 1003, 'pending', true, now() - interval '8 days'), ($1, 1004, 'delivered', true, now() - interval '6 days')`,
+        [kept.id],
+      );
+
+      const pruned = await t.app.get(WebhooksRepository).prune();
+
+      expect(pruned.deliveries).toBeGreaterThanOrEqual(2);
+      expect(pruned.attempts).toBeGreaterThanOrEqual(5);
+      const deliveries = await t.dataSource.query<{ eventId: string }[]>(
+        `SELECT "event_id"::text AS "eventId" FROM "webhook_deliveries" WHERE "webhook_id" = $1 ORDER BY "event_id"`,
+        [kept.id],
+      );
+      expect(deliveries.map((row) => row.eventId)).toEqual(['1003', '1004']);
+      const log = async (webhook: WebhookBody): Promise<string[]> => {
+        const res = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin());
+        return (res.body as { data: AttemptBody[] }).data.map((attempt) => attempt.eventId);
+      };
+      await expect(log(kept)).resolves.toEqual(Array.from({ length: 100 }, (_, i) => String(105 - i)));
+      await expect(log(short)).resolves.toEqual(['3', '2', '1']);
+      const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+        `SELECT count(*)::int AS "n" FROM "webhook_attempts" WHERE "webhook_id" = $1`,
+        [kept.id],
+      );
+      expect(n).toBe(100);
     });
   });
 });

@@ -9,6 +9,7 @@ import { WebhookAddressPolicy } from './webhook-address-policy';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryJob } from './webhook-delivery.job';
+import { WebhookHistoryJob } from './webhook-history.job';
 import { WebhookSender } from './webhook-sender';
 import { Webhook } from './webhook.entity';
 import { WebhookMetrics } from './webhook.metrics';
@@ -29,6 +30,7 @@ import { WebhooksService } from './webhooks.service';
     WebhooksService,
     WebhooksRepository,
     WebhookDeliveryJob,
+    WebhookHistoryJob,
     WebhookMetrics,
     {
       provide: WebhookAddressPolicy,

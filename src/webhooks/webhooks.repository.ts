@@ -9,7 +9,7 @@ import { DeliveryState } from './webhook-delivery.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { Webhook } from './webhook.entity';
 import { DISABLE_AFTER_SECONDS } from './retry-schedule';
-import { WEBHOOK_LOG_SIZE } from './webhooks.constants';
+import { FINISHED_DELIVERY_RETENTION_DAYS, WEBHOOK_LOG_SIZE } from './webhooks.constants';
 
 /** Deliveries whose first attempt is sent to the job queue per statement. */
 export const QUEUE_BATCH = 1000;
@@ -80,6 +80,25 @@ const BACKLOG: PreparedStatement = {
   name: 'webhooks.backlog',
   text: `SELECT count(*)::int4 AS "depth", coalesce(extract(epoch FROM now() - min("created_at")), 0)::float8 AS "oldest"
     FROM "webhook_deliveries" WHERE "state" = 'pending'`,
+};
+
+/** Rows deleted per statement by {@link WebhooksRepository.prune}. */
+export const PRUNE_BATCH = 10_000;
+
+/** Up to $2 deliveries made or given up more than $1 days ago. */
+const PRUNE_DELIVERIES: PreparedStatement = {
+  name: 'webhooks.prune-deliveries',
+  text: `DELETE FROM "webhook_deliveries" WHERE "id" IN (SELECT "id" FROM "webhook_deliveries"
+    WHERE "state" IN ('delivered', 'failed') AND "created_at" < now() - make_interval(days => $1) LIMIT $2)`,
+};
+
+/** Up to $2 attempts older than their webhook's newest $1, which are all its log shows. */
+const PRUNE_ATTEMPTS: PreparedStatement = {
+  name: 'webhooks.prune-attempts',
+  text: `DELETE FROM "webhook_attempts" WHERE "id" IN (SELECT a."id" FROM "webhooks" w
+    JOIN LATERAL (SELECT b."id" FROM "webhook_attempts" b WHERE b."webhook_id" = w."id"
+      ORDER BY b."id" DESC OFFSET $1 - 1 LIMIT 1) k ON true
+    JOIN "webhook_attempts" a ON a."webhook_id" = w."id" AND a."id" < k."id" LIMIT $2)`,
 };
 
 /** A delivery with what its next attempt needs. */
@@ -211,6 +230,26 @@ export class WebhooksRepository {
     ]);
     if (failed.rows[0]?.disabled_at != null) await transaction.query(GIVE_UP, [delivery.webhook_id]);
     return true;
+  }
+
+  /**
+   * Deletes deliveries made or given up more than {@link FINISHED_DELIVERY_RETENTION_DAYS} days ago, and the attempts
+   * that no webhook's log shows any more.
+   * @returns the rows deleted of each.
+   */
+  async prune(): Promise<{ deliveries: number; attempts: number }> {
+    const deleteAll = async (statement: PreparedStatement, first: unknown): Promise<number> => {
+      let total = 0;
+      for (;;) {
+        const { rowCount } = await this.sql.onPrimary(statement, [first, PRUNE_BATCH]);
+        total += rowCount;
+        if (rowCount < PRUNE_BATCH) return total;
+      }
+    };
+    return {
+      deliveries: await deleteAll(PRUNE_DELIVERIES, FINISHED_DELIVERY_RETENTION_DAYS),
+      attempts: await deleteAll(PRUNE_ATTEMPTS, WEBHOOK_LOG_SIZE),
+    };
   }
 
   /** Deliveries not yet made or given up, and the age of the oldest in seconds (0 when none). */

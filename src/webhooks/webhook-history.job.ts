@@ -1,0 +1,40 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../jobs/job-queue';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** The queue of the webhook history clean-up. */
+export const WEBHOOK_HISTORY_QUEUE = 'webhooks-history';
+
+/**
+ * Deletes, every hour, finished deliveries past their retention and attempts no delivery log shows
+ * ({@link WebhooksRepository.prune}), through the job library (one process per occurrence).
+ */
+@Injectable()
+export class WebhookHistoryJob implements OnModuleInit {
+  private readonly logger = new Logger(WebhookHistoryJob.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly webhooks: WebhooksRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define({
+      queue: {
+        name: WEBHOOK_HISTORY_QUEUE,
+        policy: 'short',
+        retryLimit: 2,
+        expireInSeconds: 600,
+        deleteAfterSeconds: 3600,
+      },
+      work: { pollingIntervalSeconds: 60 },
+      schedule: '23 * * * *',
+      handle: async () => {
+        const pruned = await this.webhooks.prune();
+        const { deliveries, attempts } = pruned;
+        if (deliveries + attempts > 0)
+          this.logger.log(`pruned ${deliveries} finished deliveries and ${attempts} attempts`);
+      },
+    });
+  }
+}
