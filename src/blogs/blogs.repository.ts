@@ -187,18 +187,6 @@ const INSERT_UNTAGGED: PreparedStatement = {
 };
 
 /**
- * {@link INSERT_UNTAGGED} when its base $6 is free, as it mostly is: no slug candidates are planned or run, and
- * PostgreSQL's unique index decides; no row when $6 is or was another blog's (docs/performance.md, "Creates without
- * tags").
- */
-const INSERT_FREE: PreparedStatement = {
-  name: 'blogs.insert-free',
-  text: `INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug")
-  SELECT $1, $2, $3, $4, $5, $6::text WHERE NOT EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = $6::text)
-  ON CONFLICT ("slug") DO NOTHING RETURNING ${BLOG_COLUMNS}, '{}'::text[] AS "tag_names"`,
-};
-
-/**
  * The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at the
  * instant $5.
  */
@@ -311,10 +299,7 @@ export class BlogsRepository {
     const untagged = !slug.explicit && tags.slugs.length === 0;
     const statement = untagged ? INSERT_UNTAGGED : INSERT;
     const values: unknown[] = [title, content, author, ownerSub, publishedAt, slug.value];
-    if (untagged) {
-      const { rows } = await this.sql.onPrimary<Row>(INSERT_FREE, values);
-      if (rows.length > 0) return this.toEntity(rows[0]);
-    } else values.push(slug.explicit, tags.slugs, tags.names);
+    if (!untagged) values.push(slug.explicit, tags.slugs, tags.names);
     for (;;) {
       try {
         const { rows } = await this.sql.onPrimary<Row>(statement, values);

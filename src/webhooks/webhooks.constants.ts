@@ -7,5 +7,5 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** Attempts a webhook's delivery log shows, newest first. */
 export const WEBHOOK_LOG_SIZE = 100;
 
-/** Days a delivery is kept after it was made or given up (docs/operations.md, "Jobs and webhooks"). */
+/** Days from its creation after which a delivery made or given up is deleted (docs/operations.md, "Jobs and webhooks"). */
 export const FINISHED_DELIVERY_RETENTION_DAYS = 7;

@@ -85,7 +85,7 @@ const BACKLOG: PreparedStatement = {
 /** Rows deleted per statement by {@link WebhooksRepository.prune}. */
 export const PRUNE_BATCH = 10_000;
 
-/** Up to $2 deliveries made or given up more than $1 days ago. */
+/** Up to $2 deliveries made or given up, created more than $1 days ago. */
 const PRUNE_DELIVERIES: PreparedStatement = {
   name: 'webhooks.prune-deliveries',
   text: `DELETE FROM "webhook_deliveries" WHERE "id" IN (SELECT "id" FROM "webhook_deliveries"
@@ -233,7 +233,7 @@ export class WebhooksRepository {
   }
 
   /**
-   * Deletes deliveries made or given up more than {@link FINISHED_DELIVERY_RETENTION_DAYS} days ago, and the attempts
+   * Deletes deliveries made or given up and created more than {@link FINISHED_DELIVERY_RETENTION_DAYS} days ago, and the attempts
    * that no webhook's log shows any more.
    * @returns the rows deleted of each.
    */
