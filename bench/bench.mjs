@@ -274,6 +274,55 @@ async function main() {
     ...(bouncer && { pgbouncer: { poolMode: 'transaction', defaultPoolSize: PGBOUNCER_POOL_SIZE } }),
     steps: [],
   };
+  /**
+   * Runs `count` more rounds of `scenario` on every server, after the rounds `step` already holds of it, and sets its
+   * figures in `step` from all of them.
+   */
+  async function runScenario(step, scenario, count) {
+    const runs = Object.fromEntries(
+      servers.map((server) => [server.name, [...(step.scenarios[scenario]?.[server.name]?.rounds ?? [])]]),
+    );
+    const done = runs.baseline.length;
+    const total = done + count;
+    if (UNCOUNTED.has(scenario)) await setCounter(stores, false);
+    try {
+      for (let round = done + 1; round <= total; round += 1) {
+        // Each round the services start at another place, so none always runs right after the same one.
+        const shift = (round - 1) % services.length;
+        for (const server of [baseline, ...services.slice(shift), ...services.slice(0, shift)]) {
+          if (server.release && round === 1 && !(await releaseServes(server, scenario, step))) continue;
+          if (server.release && runs[server.name].length === 0 && round > 1) continue;
+          log(
+            `${step.rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${total > 1 ? `, round ${round}/${total}` : ''})`,
+          );
+          const run = await measure(server, await prepareRun(server, scenario, step), meters);
+          log(`  ${Math.round(run.requestsPerSecond)} req/s, ${run.cpuUsPerRequest} µs CPU/request`);
+          runs[server.name].push(run);
+          await afterRun();
+        }
+      }
+    } finally {
+      if (UNCOUNTED.has(scenario)) await setCounter(stores, true);
+    }
+    const figures = Object.fromEntries(
+      servers.filter(({ name }) => runs[name].length > 0).map(({ name }) => [name, combine(runs[name])]),
+    );
+    step.scenarios[scenario] = {
+      ...figures,
+      ratio: ratios(figures.service, figures.baseline),
+      // The same figures of each other service ÷ the direct service's, from the same run.
+      ...(services.length > 1 && {
+        topologyRatio: Object.fromEntries(
+          services
+            .slice(1)
+            .filter(({ name }) => figures[name])
+            .map(({ name }) => [name, topologyRatios(figures[name], figures.service)]),
+        ),
+      }),
+      ...(release && figures[release.name] && { releaseRatio: releaseRatios(figures.service, figures[release.name]) }),
+    };
+  }
+
   for (const rows of rowSteps) {
     // read-one draws from the blogs seeded last: ids without gaps (delete runs leave some).
     for (const own of stores) own.readIds = (await seed(own.db, rows)) ?? own.readIds;
@@ -299,47 +348,7 @@ async function main() {
       step.filtersChecked += await checkFilters(own.db, mine);
       step.filtersChecked += await checkTags(own, mine);
     }
-    for (const scenario of scenarios) {
-      const runs = Object.fromEntries(servers.map((server) => [server.name, []]));
-      if (UNCOUNTED.has(scenario)) await setCounter(stores, false);
-      try {
-        for (let round = 1; round <= rounds; round += 1) {
-          // Each round the services start at another place, so none always runs right after the same one.
-          const shift = (round - 1) % services.length;
-          for (const server of [baseline, ...services.slice(shift), ...services.slice(0, shift)]) {
-            if (server.release && round === 1 && !(await releaseServes(server, scenario, step))) continue;
-            if (server.release && runs[server.name].length === 0 && round > 1) continue;
-            log(
-              `${rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${rounds > 1 ? `, round ${round}/${rounds}` : ''})`,
-            );
-            const run = await measure(server, await prepareRun(server, scenario, step), meters);
-            log(`  ${Math.round(run.requestsPerSecond)} req/s, ${run.cpuUsPerRequest} µs CPU/request`);
-            runs[server.name].push(run);
-            await afterRun();
-          }
-        }
-      } finally {
-        if (UNCOUNTED.has(scenario)) await setCounter(stores, true);
-      }
-      const figures = Object.fromEntries(
-        servers.filter(({ name }) => runs[name].length > 0).map(({ name }) => [name, combine(runs[name])]),
-      );
-      step.scenarios[scenario] = {
-        ...figures,
-        ratio: ratios(figures.service, figures.baseline),
-        // The same figures of each other service ÷ the direct service's, from the same run.
-        ...(services.length > 1 && {
-          topologyRatio: Object.fromEntries(
-            services
-              .slice(1)
-              .filter(({ name }) => figures[name])
-              .map(({ name }) => [name, topologyRatios(figures[name], figures.service)]),
-          ),
-        }),
-        ...(release &&
-          figures[release.name] && { releaseRatio: releaseRatios(figures.service, figures[release.name]) }),
-      };
-    }
+    for (const scenario of scenarios) await runScenario(step, scenario, rounds);
     step.rssPeakMb = Object.fromEntries(servers.map((server) => [server.name, peakRssMb(server.pid)]));
     step.serviceRssPeakMb = step.rssPeakMb.service;
     results.steps.push(step);
@@ -350,6 +359,23 @@ async function main() {
       process.stdout.write(`\n${stormTable(step.scenarios['search-storm'], servers)}\n`);
   }
   if (results.steps.length > 1) process.stdout.write(`\n${growthTable(results.steps)}\n`);
+
+  if (budget) {
+    // A scenario over its limit runs again before it fails the check, judged on all its rounds: on a busy 2-core
+    // machine one short run's median can pass a limit by noise alone (docs/performance.md, "The CI guard").
+    const [step] = results.steps;
+    let verdict = checkBudget(step, budget, release?.name);
+    if (verdict.failing.length > 0) {
+      const first = verdict.lines.slice(0, -1).join('\n');
+      process.stdout.write(
+        `\n${first}\nover the limit: ${verdict.failing.join(', ')}; ${CHECK.confirmRounds} more rounds each\n`,
+      );
+      for (const scenario of verdict.failing) await runScenario(step, scenario, CHECK.confirmRounds);
+      verdict = checkBudget(step, budget, release?.name);
+    }
+    process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
+    if (!verdict.ok) process.exitCode = 1;
+  }
 
   if (!budget) {
     const file = join(root, 'bench', 'results', `${results.startedAt.replace(/[:.]/g, '-')}.json`);
@@ -368,11 +394,6 @@ async function main() {
   if (unexpected.length > 0) {
     log(`unexpected non-2xx responses or socket errors in: ${unexpected.join(', ')}`);
     process.exitCode = 1;
-  }
-  if (budget) {
-    const { lines, ok } = checkBudget(results.steps[0], budget, release?.name);
-    process.stdout.write(`\n${lines.join('\n')}\n`);
-    if (!ok) process.exitCode = 1;
   }
 }
 
