@@ -45,8 +45,8 @@ describe('list statements and their indexes (e2e)', () => {
     await dataSource.query('VACUUM ANALYZE blogs');
   });
 
-  /** The plan of the one statement `findList(query)` runs, with sequential scans and (unless `sorts`) sorts priced out. */
-  async function planOf(query: Partial<BlogListQuery>, { sorts = false } = {}): Promise<string> {
+  /** The first statement `findList` runs for `query` (the first page of published blogs, newest first, by default). */
+  async function statementOf(query: Partial<BlogListQuery>): Promise<Statement> {
     recorder.statements.length = 0;
     await repository.findList({
       filters: {},
@@ -58,8 +58,14 @@ describe('list statements and their indexes (e2e)', () => {
       now: new Date(),
       ...query,
     });
+    return recorder.statements[0];
+  }
+
+  /** The plan of the one statement `findList(query)` runs, with sequential scans and (unless `sorts`) sorts priced out. */
+  async function planOf(query: Partial<BlogListQuery>, { sorts = false } = {}): Promise<string> {
+    const statement = await statementOf(query);
     expect(recorder.statements).toHaveLength(1);
-    const [{ sql, parameters }] = recorder.statements;
+    const { sql, parameters } = statement;
     return dataSource.transaction(async (manager) => {
       await manager.query('SET LOCAL enable_seqscan = off');
       if (!sorts) await manager.query('SET LOCAL enable_sort = off');
@@ -163,17 +169,7 @@ describe('list statements and their indexes (e2e)', () => {
   });
 
   it('the page without content selects no content column, and a search matches once, for total and page alike', async () => {
-    recorder.statements.length = 0;
-    await repository.findList({
-      filters: { q: 'word1' },
-      sort: 'title',
-      limit: 5,
-      offset: 0,
-      withContent: false,
-      status: 'published',
-      now: new Date(),
-    });
-    const [{ sql }] = recorder.statements;
+    const { sql } = await statementOf({ filters: { q: 'word1' }, sort: 'title', limit: 5, withContent: false });
 
     expect(sql).not.toMatch(/"content"/);
     expect(sql).toMatch(/"search_vector" @@ \(SELECT websearch_to_tsquery\('simple', \$\d+\)\)/);
@@ -182,18 +178,7 @@ describe('list statements and their indexes (e2e)', () => {
   });
 
   it("a search's first page, for a word in one blog, keeps its generic plan, which reads IDX_blogs_search_vector", async () => {
-    recorder.statements.length = 0;
-    const now = new Date();
-    await repository.findList({
-      filters: { q: '1999' },
-      sort: '-createdAt',
-      limit: 10,
-      offset: 0,
-      withContent: true,
-      status: 'published',
-      now,
-    });
-    const [{ sql, parameters }] = recorder.statements;
+    const { sql, parameters } = await statementOf({ filters: { q: '1999' } });
     const literals = parameters.map((value) =>
       typeof value === 'number' ? String(value) : `'${value instanceof Date ? value.toISOString() : String(value)}'`,
     );

@@ -82,6 +82,24 @@ describe('StatementRunner', () => {
     await expect(sql.onPrimary(FIND, [1])).resolves.toMatchObject({ rowCount });
   });
 
+  describe('deleteInBatches', () => {
+    const PURGE: PreparedStatement = { name: 'things.purge', text: 'DELETE FROM things WHERE … LIMIT $2' };
+
+    it.each<[string, number[], number, number]>([
+      ['until a batch is short, and sums the rows', [3, 3, 1], 3, 7],
+      ['once when the first batch is short', [0], 1, 0],
+    ])('deletes on the primary, with the batch as last parameter, %s', async (_name, counts, calls, total) => {
+      const sql = await runner(true);
+      for (const rowCount of counts) primary.query.mockResolvedValueOnce({ rows: [], rowCount });
+
+      await expect(sql.deleteInBatches(PURGE, [7], 3)).resolves.toBe(total);
+      expect(primary.query.mock.calls).toEqual(
+        Array.from({ length: calls }, () => [{ name: PURGE.name, text: PURGE.text, values: [7, 3] }]),
+      );
+      expect(replica.query).not.toHaveBeenCalled();
+    });
+  });
+
   describe('the slow lane', () => {
     const heldRead = () => (work: (c: unknown) => unknown) =>
       new Promise((resolve) => pending.push(() => resolve(work(replica))));

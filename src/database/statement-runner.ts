@@ -84,6 +84,19 @@ export class StatementRunner {
     return onConnection(lease(driver, 'master'), (connection) => this.run<T>(connection, statement, values));
   }
 
+  /**
+   * Runs the `DELETE` `statement` on the primary, with `values` then `batch` (its `LIMIT`) as parameters, until it
+   * deletes fewer than `batch` rows; returns how many it deleted in all.
+   */
+  async deleteInBatches(statement: PreparedStatement, values: unknown[], batch: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.onPrimary(statement, [...values, batch]);
+      total += rowCount;
+      if (rowCount < batch) return total;
+    }
+  }
+
   /** Runs `work` in a transaction on the primary: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
     const driver = this.dataSource.driver as PostgresDriver;

@@ -14,16 +14,10 @@ export class ExpiredKeysJob implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define({
-      queue: {
-        name: EXPIRED_KEYS_QUEUE,
-        policy: 'short',
-        retryLimit: 2,
-        expireInSeconds: 600,
-        deleteAfterSeconds: 3600,
-      },
-      work: { pollingIntervalSeconds: 30 },
+    this.jobs.defineCleanUp({
+      name: EXPIRED_KEYS_QUEUE,
       schedule: '*/10 * * * *',
+      pollingIntervalSeconds: 30,
       handle: async () => {
         await this.keys.deleteExpired();
       },

@@ -95,13 +95,8 @@ export class IdempotencyRepository {
   }
 
   /** Deletes every expired key, {@link EXPIRED_BATCH} per statement; returns how many. */
-  async deleteExpired(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { rowCount } = await this.sql.onPrimary(DELETE_EXPIRED, [EXPIRED_BATCH]);
-      total += rowCount;
-      if (rowCount < EXPIRED_BATCH) return total;
-    }
+  deleteExpired(): Promise<number> {
+    return this.sql.deleteInBatches(DELETE_EXPIRED, [], EXPIRED_BATCH);
   }
 
   /** Frees `key` of `owner`, held by the request `fingerprint`: the next request with it is carried out. */

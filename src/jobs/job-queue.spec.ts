@@ -13,6 +13,8 @@ class FakeBoss {
   static last: FakeBoss;
   readonly workers: { id: string; name: string; count: number }[] = [];
   readonly calls: string[] = [];
+  /** Each queue's options and worker, by name. */
+  readonly queues = new Map<string, { options: object; work?: object; handler?: (jobs: object[]) => Promise<void> }>();
   readonly notifyWorker = jest.fn<void, [string]>();
   constructor() {
     FakeBoss.last = this;
@@ -26,11 +28,13 @@ class FakeBoss {
     this.calls.push(`getQueue ${name}`);
     return null;
   }
-  async createQueue(name: string): Promise<void> {
+  async createQueue(name: string, options: object): Promise<void> {
     this.calls.push(`createQueue ${name}`);
+    this.queues.set(name, { options });
   }
-  async work(name: string): Promise<string> {
+  async work(name: string, work: object, handler: (jobs: object[]) => Promise<void>): Promise<string> {
     this.calls.push(`work ${name}`);
+    Object.assign(this.queues.get(name)!, { work, handler });
     return 'worker';
   }
   async schedule(name: string, cron: string): Promise<void> {
@@ -45,7 +49,7 @@ class FakeBoss {
 }
 
 describe('JobQueue', () => {
-  async function queue(enabled: boolean): Promise<JobQueue> {
+  async function queue(enabled: boolean, define?: (jobs: JobQueue) => void): Promise<JobQueue> {
     jest.mocked(importEsm).mockResolvedValue({ PgBoss: FakeBoss, fromPglite: jest.fn() });
     const moduleRef = await Test.createTestingModule({
       providers: [
@@ -63,6 +67,7 @@ describe('JobQueue', () => {
       schedule: '* * * * *',
       sendAtStart: {},
     });
+    define?.(jobs);
     await jobs.onApplicationBootstrap();
     return jobs;
   }
@@ -79,6 +84,21 @@ describe('JobQueue', () => {
       'send clock',
       'stop',
     ]);
+  });
+
+  it('defines a scheduled clean-up with the queue options every clean-up shares', async () => {
+    const handle = jest.fn().mockResolvedValue(undefined);
+    await queue(true, (jobs) =>
+      jobs.defineCleanUp({ name: 'sweep', schedule: '5 * * * *', pollingIntervalSeconds: 45, handle }),
+    );
+    const sweep = FakeBoss.last.queues.get('sweep')!;
+
+    expect(sweep.options).toEqual({ policy: 'short', retryLimit: 2, expireInSeconds: 600, deleteAfterSeconds: 3600 });
+    expect(sweep.work).toEqual({ pollingIntervalSeconds: 45 });
+    expect(FakeBoss.last.calls).toContain('schedule sweep 5 * * * *');
+    expect(FakeBoss.last.calls).not.toContain('send sweep');
+    await sweep.handler!([{}]);
+    expect(handle).toHaveBeenCalledTimes(1);
   });
 
   it('neither starts the library nor sends without JOBS_ENABLED', async () => {

@@ -27,6 +27,26 @@ export interface JobDefinition<T extends object> {
   readonly sendAtStart?: T;
 }
 
+/** A scheduled clean-up: a job sent on each occurrence of `schedule`, whose handler takes no data. */
+export interface CleanUpDefinition {
+  /** The queue's name. */
+  readonly name: string;
+  /** A cron expression (UTC). */
+  readonly schedule: string;
+  /** How often this process looks for a run due. */
+  readonly pollingIntervalSeconds: number;
+  /** Does one run's work; throwing fails it, and it is retried. */
+  readonly handle: () => Promise<void>;
+}
+
+/** The queue options of every clean-up: at most one run queued, retried twice, each attempt up to ten minutes. */
+const CLEAN_UP_QUEUE: Omit<Queue, 'name'> = {
+  policy: 'short',
+  retryLimit: 2,
+  expireInSeconds: 600,
+  deleteAfterSeconds: 3600,
+};
+
 /** Rethrows `error` unless it is the unique violation (SQLSTATE 23505) of a queue another process just created. */
 function unlessCreatedMeanwhile(error: unknown): void {
   if ((error as { code?: unknown }).code !== '23505') throw error;
@@ -54,6 +74,11 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Adds a queue and its worker; call before the application bootstraps. */
   define<T extends object>(definition: JobDefinition<T>): void {
     this.definitions.push(definition as unknown as JobDefinition<object>);
+  }
+
+  /** {@link define}s a scheduled clean-up, with the queue options every clean-up shares. */
+  defineCleanUp({ name, schedule, pollingIntervalSeconds, handle }: CleanUpDefinition): void {
+    this.define({ queue: { name, ...CLEAN_UP_QUEUE }, work: { pollingIntervalSeconds }, schedule, handle });
   }
 
   async onApplicationBootstrap(): Promise<void> {

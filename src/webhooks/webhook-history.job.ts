@@ -19,16 +19,10 @@ export class WebhookHistoryJob implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define({
-      queue: {
-        name: WEBHOOK_HISTORY_QUEUE,
-        policy: 'short',
-        retryLimit: 2,
-        expireInSeconds: 600,
-        deleteAfterSeconds: 3600,
-      },
-      work: { pollingIntervalSeconds: 60 },
+    this.jobs.defineCleanUp({
+      name: WEBHOOK_HISTORY_QUEUE,
       schedule: '23 * * * *',
+      pollingIntervalSeconds: 60,
       handle: async () => {
         const pruned = await this.webhooks.prune();
         const { deliveries, attempts } = pruned;

@@ -238,17 +238,9 @@ export class WebhooksRepository {
    * @returns the rows deleted of each.
    */
   async prune(): Promise<{ deliveries: number; attempts: number }> {
-    const deleteAll = async (statement: PreparedStatement, first: unknown): Promise<number> => {
-      let total = 0;
-      for (;;) {
-        const { rowCount } = await this.sql.onPrimary(statement, [first, PRUNE_BATCH]);
-        total += rowCount;
-        if (rowCount < PRUNE_BATCH) return total;
-      }
-    };
     return {
-      deliveries: await deleteAll(PRUNE_DELIVERIES, FINISHED_DELIVERY_RETENTION_DAYS),
-      attempts: await deleteAll(PRUNE_ATTEMPTS, WEBHOOK_LOG_SIZE),
+      deliveries: await this.sql.deleteInBatches(PRUNE_DELIVERIES, [FINISHED_DELIVERY_RETENTION_DAYS], PRUNE_BATCH),
+      attempts: await this.sql.deleteInBatches(PRUNE_ATTEMPTS, [WEBHOOK_LOG_SIZE], PRUNE_BATCH),
     };
   }
 
