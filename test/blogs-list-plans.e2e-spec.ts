@@ -1,5 +1,6 @@
 import { DataSource, Logger } from 'typeorm';
 import { BlogListQuery, BlogsRepository } from '../src/blogs/blogs.repository';
+import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
 
 // The list statements the repository builds, and the indexes that can serve them: each filter and
@@ -35,11 +36,13 @@ describe('list statements and their indexes (e2e)', () => {
 
   beforeAll(async () => {
     ({ repository, dataSource } = db);
-    await dataSource.query(
+    await bulkSeed(
+      dataSource,
+      2000,
       `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
        SELECT 'title ' || n, 'word' || (n % 50) || ' text', 'author ' || (n % 400), 'x',
          timestamptz '2025-01-01T00:00:00Z' + n * interval '1 second', timestamptz '2025-06-01T00:00:00Z' + n * interval '1 second'
-       FROM generate_series(1, 2000) AS n`,
+       FROM generate_series($1::int, $2::int) AS n`,
     );
     // As autovacuum leaves it: the visibility map set, so that index-only scans are priced as such.
     await dataSource.query('VACUUM ANALYZE blogs');

@@ -3,6 +3,7 @@ import { StatementRunner } from '../src/database/statement-runner';
 import { tagNames, tagUpsert } from '../src/tags/tag-sql';
 import { TagSort } from '../src/tags/tag-list';
 import { TagsRepository } from '../src/tags/tags.repository';
+import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
 import { SeedBlog, seedBlogs as seed } from './support/tag-seed';
 
@@ -330,11 +331,13 @@ describe('tag statements and the blogs they read (e2e)', () => {
   beforeAll(async () => {
     const { dataSource } = db;
     await dataSource.query(tagUpsert('$1', '$1'), [Array.from({ length: 50 }, (_, i) => `t${i}`)]);
-    await dataSource.query(
+    await bulkSeed(
+      dataSource,
+      5000,
       `INSERT INTO blogs (title, content, author, owner_sub, slug, published_at, tag_slugs)
-       SELECT 't', 'c', 'a', 'x', 'b' || n, CASE WHEN n % 500 = 0 THEN $1::timestamptz + interval '1 day' ELSE $1::timestamptz - n * interval '1 minute' END,
+       SELECT 't', 'c', 'a', 'x', 'b' || n, CASE WHEN n % 500 = 0 THEN $3::timestamptz + interval '1 day' ELSE $3::timestamptz - n * interval '1 minute' END,
          ARRAY['t' || (n % 50), 't' || (n % 7)]
-       FROM generate_series(1, 5000) n`,
+       FROM generate_series($1::int, $2::int) n`,
       [NOW],
     );
     await dataSource.query('ANALYZE blogs');
