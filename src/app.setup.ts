@@ -1,5 +1,5 @@
 import { VersioningType } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { RequestHandler } from 'express';
 import type { NestApplicationOptions } from '@nestjs/common';
@@ -17,7 +17,7 @@ import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
-import { apiPathAliases } from './common/http/api-path-aliases';
+import { apiPathAliases, versionOneResources } from './common/http/api-path-aliases';
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
@@ -80,7 +80,8 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // Blog responses set their own strong ETag; Express's would hash every body.
   app.set('etag', false);
   ignoreRequestNoCacheInFreshness(app.getHttpAdapter().getInstance());
-  app.use(apiPathAliases(['blogs', 'changes', 'webhooks']));
+  // The aliases of every resource a controller serves at v1, read once from the controllers' metadata.
+  app.use(apiPathAliases(versionOneResources(app.get(ModulesContainer))));
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...globalPipes());

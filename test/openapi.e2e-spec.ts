@@ -126,6 +126,31 @@ describe('OpenAPI document and the responses it describes', () => {
       });
     });
 
+    describe('aliases: every resource the document serves at /api/v1 is served at /api/… and /v1/… too', () => {
+      const resources = [
+        ...new Set(
+          Object.keys(contract.document.paths).flatMap((path) => /^\/api\/v1\/([^/{]+)/.exec(path)?.[1] ?? []),
+        ),
+      ];
+      const cases = resources.flatMap((resource) =>
+        ['/api', '/v1'].map((prefix) => [`${prefix}/${resource}`, resource]),
+      );
+
+      it('finds the resources in the document', () => {
+        expect(resources).toEqual(expect.arrayContaining(['blogs', 'changes', 'tags', 'webhooks']));
+      });
+
+      it.each(cases)('GET %s?limit=1 answers as GET /api/v1/%s?limit=1', async (alias, resource) => {
+        const token = bearer(t.token('admin', { scope: 'blogs:admin events:read webhooks:admin' }));
+        const canonical = await t.http.get(`/api/v1/${resource}?limit=1`).set('Authorization', token);
+        const res = await t.http.get(`${alias}?limit=1`).set('Authorization', token);
+
+        expect(canonical.status).toBe(200);
+        expect(res.status).toBe(canonical.status);
+        expect(res.body).toEqual(canonical.body);
+      });
+    });
+
     describe('real responses match the document', () => {
       const check = (method: OpenApiMethod, path: string, res: Parameters<OpenApiContract['expectDocumented']>[2]) =>
         contract.expectDocumented(method, path, res);

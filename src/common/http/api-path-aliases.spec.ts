@@ -1,5 +1,8 @@
+import { Controller, VERSION_NEUTRAL } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
 import type { Request, Response } from 'express';
-import { apiPathAliases } from './api-path-aliases';
+import { apiPathAliases, versionOneResources } from './api-path-aliases';
 
 describe('apiPathAliases', () => {
   const rewrite = apiPathAliases(['blogs', 'changes']);
@@ -28,4 +31,25 @@ describe('apiPathAliases', () => {
       expect(routed(url)).toBe(url);
     },
   );
+});
+
+describe('versionOneResources', () => {
+  @Controller({ path: 'posts', version: '1' })
+  class PostsController {}
+  @Controller({ path: ['/notes/:id/parts', 'notes'], version: ['1', '2'] })
+  class NotesController {}
+  @Controller({ path: 'drafts', version: '2' })
+  class DraftsController {}
+  @Controller({ path: 'health', version: VERSION_NEUTRAL })
+  class HealthController {}
+  @Controller({ path: ':tenant/items', version: '1' })
+  class TenantItemsController {}
+
+  it('names the first path segment of each controller served at v1, once, sorted', async () => {
+    const moduleRef = await Test.createTestingModule({
+      controllers: [PostsController, NotesController, DraftsController, HealthController, TenantItemsController],
+    }).compile();
+
+    expect(versionOneResources(moduleRef.get(ModulesContainer))).toEqual(['notes', 'posts']);
+  });
 });

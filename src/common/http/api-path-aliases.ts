@@ -1,3 +1,6 @@
+import type { Type } from '@nestjs/common';
+import { PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants';
+import type { ModulesContainer } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
@@ -12,4 +15,24 @@ export function apiPathAliases(
     if (alias.test(request.url)) request.url = request.url.replace(alias, '/api/v1/');
     next();
   };
+}
+
+/**
+ * The first path segment (a plain word, not a parameter or pattern) of every controller of `modules` served at version
+ * `1` (`/api/v1/<resource>…`), sorted and without repeats: the resources {@link apiPathAliases} rewrites.
+ */
+export function versionOneResources(modules: ModulesContainer): string[] {
+  const resources = [...modules.values()].flatMap((module) =>
+    [...module.controllers.values()].flatMap((wrapper) => {
+      const controller = wrapper.metatype as Type;
+      const version = Reflect.getMetadata(VERSION_METADATA, controller) as unknown;
+      const versions: unknown[] = Array.isArray(version) ? version : [version];
+      if (!versions.includes('1')) return [];
+      const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
+      return (Array.isArray(paths) ? paths : [paths ?? ''])
+        .map((path) => path.replace(/^\/+/, '').split('/')[0])
+        .filter((segment) => /^[\w-]+$/.test(segment));
+    }),
+  );
+  return [...new Set(resources)].sort();
 }
