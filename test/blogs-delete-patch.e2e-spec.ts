@@ -12,6 +12,7 @@ import {
   messagesOf,
   storedBlog,
 } from './support/blog-api';
+import { OpenApiContract } from './support/openapi-contract';
 import { useTestApp } from './support/test-app';
 
 // DELETE and PATCH (JSON Merge Patch, RFC 7396) of one blog: the order of checks, ownership,
@@ -564,6 +565,80 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
       const res = await valid(id, { headers: { 'If-Match': etag } });
       expect(res.status).toBe(method === 'delete' ? 204 : 200);
     });
+  });
+
+  describe('a blog the caller may not see: every write is 404 as for a missing id, before ownership (403)', () => {
+    const contract = new OpenApiContract();
+    type State = 'draft' | 'scheduled' | 'published';
+    const ids = {} as Record<State, number>;
+
+    beforeAll(async () => {
+      const future = new Date(Date.now() + 86_400_000).toISOString();
+      const bodies: Record<State, object> = {
+        draft: { status: 'draft' },
+        scheduled: { status: 'scheduled', publishedAt: future },
+        published: {},
+      };
+      for (const [state, extra] of Object.entries(bodies)) {
+        const res = await t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(t.token('carol')))
+          .send({ ...distinctBlogInput(state), ...extra });
+        expect({ status: res.status, state: (res.body as BlogBody).status }).toEqual({ status: 201, state });
+        ids[state as State] = (res.body as BlogBody).id;
+      }
+    });
+
+    /** `method` (PUT, PATCH or DELETE, with a valid body) of blog `id` with `token` and `headers`. */
+    const write = (method: 'put' | Method, id: number, token: string, headers: Record<string, string>): Test => {
+      if (method !== 'put') return send(method, id, { token, headers });
+      return t.http.put(`${BLOGS}/${id}`).set('Authorization', bearer(token)).set(headers).send(distinctBlogInput());
+    };
+
+    const writes = ['put', 'patch', 'delete'] as const;
+    const conditions: [string, Record<string, string>][] = [
+      ['unconditional', {}],
+      ['If-Match: *', { 'If-Match': '*' }],
+      ['a stale If-Match', { 'If-Match': '"stale"' }],
+      ['If-None-Match: *', { 'If-None-Match': '*' }],
+    ];
+    const hiddenCases = writes.flatMap((method) =>
+      (['draft', 'scheduled'] as const).flatMap((state) =>
+        conditions.map(([condition, headers]) => [method, state, condition, headers] as const),
+      ),
+    );
+
+    it.each(hiddenCases)(
+      "%s of another user's %s blog (%s): 404 with the body of a missing id, nothing changed",
+      async (method, state, _condition, headers) => {
+        const id = ids[state];
+        const missing = await write(method, MISSING_ID, bob, headers);
+        const res = await expectRefused(() => write(method, id, bob, headers), 404);
+
+        expect(missing.status).toBe(404);
+        expect(res.body).toEqual({ ...missing.body, message: `Blog ${id} not found` });
+        contract.expectDocumented(method, '/api/v1/blogs/{id}', res);
+      },
+    );
+
+    it.each(writes)("%s of another user's published blog: 403, nothing changed", async (method) => {
+      const res = await expectRefused(() => write(method, ids.published, bob, {}), 403);
+      contract.expectDocumented(method, '/api/v1/blogs/{id}', res);
+    });
+
+    it.each(writes.flatMap((method) => (['draft', 'scheduled'] as const).map((state) => [method, state] as const)))(
+      "%s of another user's %s blog with a blogs:admin token: goes through",
+      async (method, state) => {
+        const { blog } = await create('carol', distinctBlogInput(state));
+        const extra =
+          state === 'draft' ? { status: 'draft' } : { status: 'scheduled', publishedAt: '2999-01-01T00:00:00Z' };
+        await patch(blog.id, extra, { token: t.token('carol') }).expect(200);
+
+        const res = await write(method, blog.id, admin, {});
+        expect(res.status).toBe(method === 'delete' ? 204 : 200);
+        contract.expectDocumented(method, '/api/v1/blogs/{id}', res);
+      },
+    );
   });
 
   describe('order of checks: 401 → id 400 → 415 → body 400 → If-Match syntax 400 → 404 → 403 → 412', () => {

@@ -84,17 +84,24 @@ describe('OpenAPI document and the responses it describes', () => {
 
       it.each([
         ['post', COLLECTION, ['token (401)', 'content type (415)', 'body (400)'], ['id (400)', '(404)', '(403)']],
-        ['put', ITEM, ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)'], []],
+        ['put', ITEM, ['token (401)', 'id (400)', 'existence and visibility (404)', 'ownership (403)'], []],
         [
           'patch',
           ITEM,
-          ['token (401)', 'id (400)', 'content type (415)', 'body (400)', 'existence (404)', 'ownership (403)'],
+          [
+            'token (401)',
+            'id (400)',
+            'content type (415)',
+            'body (400)',
+            'existence and visibility (404)',
+            'ownership (403)',
+          ],
           [],
         ],
         [
           'delete',
           ITEM,
-          ['token (401)', 'id (400)', 'existence (404)', 'ownership (403)', '412'],
+          ['token (401)', 'id (400)', 'existence and visibility (404)', 'ownership (403)', '412'],
           ['(415)', 'body (400)', '(413)'],
         ],
       ] as const)('%s %s describes the checks it makes, and only those', (method, path, made, notMade) => {

@@ -28,7 +28,9 @@ import { UpdateBlogDto } from './dto/update-blog.dto';
 /** The error answers of the blog operations: the shared ones and the blogs' 403, 404 and 412. */
 const ApiErrorResponses = defineApiErrorResponses({
   403: {
-    description: 'The token is valid but its subject may not do this.',
+    description:
+      'The token is valid but its subject may not do this: the blog is published and another subject owns it (a ' +
+      'draft or scheduled blog the caller may not see is 404).',
     example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
   },
   404: {
@@ -223,7 +225,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
         'A full replacement of `title`, `content` and `author`. ' +
         `${WHO_MAY_WRITE} update a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
-        `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
+        `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
         PRECONDITION_CHECKS,
     }),
     ApiBearerAuth(BEARER_SCHEME),
@@ -245,7 +247,7 @@ export const ApiPatchBlog = (): MethodDecorator =>
         'keep their values; `null` (which would remove a field) is 400. ' +
         `${WHO_MAY_WRITE} change a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
-        `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
+        `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
         PRECONDITION_CHECKS,
     }),
     ApiBearerAuth(BEARER_SCHEME),
@@ -275,7 +277,7 @@ export const ApiDeleteBlog = (): MethodDecorator =>
       summary: 'Delete a blog',
       description:
         `${WHO_MAY_WRITE} delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. ` +
-        'Checks run in this order: token (401), id (400), existence (404), ownership (403). With `If-Match` / ' +
+        'Checks run in this order: token (401), id (400), existence and visibility (404), ownership (403). With `If-Match` / ' +
         '`If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that ' +
         'does not hold is 412 after ownership; nothing is deleted.',
     }),

@@ -156,7 +156,8 @@ export class BlogsService {
    * Applies `input` (all text fields on PUT, some on PATCH; publishing fields and slug when given) in one statement
    * that also checks ownership, the preconditions and what the publishing rules require of the stored blog; only
    * when it changed nothing is the blog read again to choose the error.
-   * @throws BadRequestException naming `publishedAt` or `tags`, NotFoundException (404), ForbiddenException (403),
+   * @throws BadRequestException naming `publishedAt` or `tags`, NotFoundException (404, also for a blog `principal`
+   *   may not see), ForbiddenException (403),
    *   PreconditionFailedException (412), BadRequestException (400) for a rule on the stored blog, ConflictException
    *   (409) for a taken slug, in that order.
    */
@@ -179,7 +180,7 @@ export class BlogsService {
         this.blogs.update(id, { title, content, author, slug, publication, tags }, condition),
       ));
     if (updated) return updated;
-    const refusal = await this.refusal(id, owner, versions, now, 'update');
+    const refusal = await this.refusal(id, principal, versions, now, 'update');
     if (refusal) throw refusal;
     if (publication.requirement) throw new BadRequestException([requirementMessage(publication.requirement)]);
     // The blog read again meets the preconditions the write did not: a concurrent write came between.
@@ -190,13 +191,14 @@ export class BlogsService {
   /**
    * Deletes the blog in one statement that also checks ownership and the preconditions; only when it
    * deleted nothing is the blog read again to choose the error.
-   * @throws NotFoundException (404), ForbiddenException (403), PreconditionFailedException (412), in that order.
+   * @throws NotFoundException (404, also for a blog `principal` may not see), ForbiddenException (403),
+   *   PreconditionFailedException (412), in that order.
    */
   async remove(id: number, principal: Principal, now: Date, preconditions: WritePreconditions = {}): Promise<void> {
     const owner = requiredOwner(principal);
     const versions = versionCondition(id, preconditions);
     if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
-    const refusal = await this.refusal(id, owner, versions, now, 'delete');
+    const refusal = await this.refusal(id, principal, versions, now, 'delete');
     if (refusal) throw refusal;
     // A concurrent write came between the delete and the read again; else only something inside the database (a
     // trigger, a rule) can refuse an allowed, unconditional delete.
@@ -216,17 +218,21 @@ export class BlogsService {
     }
   }
 
-  /** Why a write of blog `id` that changed nothing was refused, as it stands now: 404, 403, 412, or undefined. */
+  /**
+   * Why a write of blog `id` that changed nothing was refused, as it stands now: 404 (also when `principal` may not
+   * see it, as a read would answer), 403, 412, or undefined.
+   */
   private async refusal(
     id: number,
-    owner: string | undefined,
+    principal: Principal,
     versions: ReturnType<typeof versionCondition>,
     now: Date,
     action: 'update' | 'delete',
   ): Promise<HttpException | undefined> {
     // On the primary: a replica may not have the write that made this one fail yet.
     const blog = await this.blogs.findById(id, 'primary');
-    const existing = blog && { ownerSub: blog.ownerSub, state: blogState(blog, now) };
-    return writeRefusal(BLOG, { id, existing, owner, versions, action });
+    const existing =
+      blog && maySee(blog, principal, now) ? { ownerSub: blog.ownerSub, state: blogState(blog, now) } : null;
+    return writeRefusal(BLOG, { id, existing, owner: requiredOwner(principal), versions, action });
   }
 }

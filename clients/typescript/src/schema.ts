@@ -116,20 +116,20 @@ export interface paths {
         get: operations["getBlog"];
         /**
          * Replace a blog
-         * @description A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
+         * @description A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
          */
         put: operations["updateBlog"];
         post?: never;
         /**
          * Delete a blog
-         * @description Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. Checks run in this order: token (401), id (400), existence (404), ownership (403). With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that does not hold is 412 after ownership; nothing is deleted.
+         * @description Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. Checks run in this order: token (401), id (400), existence and visibility (404), ownership (403). With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that does not hold is 412 after ownership; nothing is deleted.
          */
         delete: operations["deleteBlog"];
         options?: never;
         head?: never;
         /**
          * Change some fields of a blog
-         * @description A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others keep their values; `null` (which would remove a field) is 400. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may change a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
+         * @description A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others keep their values; `null` (which would remove a field) is 400. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may change a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
          */
         patch: operations["patchBlog"];
         trace?: never;
@@ -1424,7 +1424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The token is valid but its subject may not do this. */
+            /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1618,7 +1618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The token is valid but its subject may not do this. */
+            /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1778,7 +1778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The token is valid but its subject may not do this. */
+            /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
             403: {
                 headers: {
                     [name: string]: unknown;
