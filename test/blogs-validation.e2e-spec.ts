@@ -1,6 +1,6 @@
 import { createServer, type ClientRequest, type RequestListener } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import type { Response } from 'supertest';
+import type { Response, Test } from 'supertest';
 import {
   bearer,
   BlogInput,
@@ -259,6 +259,68 @@ describe('blogs: request validation (e2e)', () => {
     it('accepts a surrogate pair written as JSON escapes (\\ud83d\\ude00 is 😀)', async () => {
       const res = await writeRaw('create', '{"title":"\\ud83d\\ude00","content":"c","author":"a"}');
       await expectAccepted('create', res, { title: '😀', content: 'c', author: 'a' });
+    });
+  });
+
+  describe('bytes that are not UTF-8 (RFC 8259 §8.1): 400 naming the body, nothing stored', () => {
+    const notUtf8: [string, number[]][] = [
+      ['a lone continuation byte', [0x80]],
+      ['a truncated sequence', [0xe2, 0x82]],
+      ['an overlong encoding of "/"', [0xc0, 0xaf]],
+      ['a surrogate code point (ED A0 80 is U+D800)', [0xed, 0xa0, 0x80]],
+      ['FF', [0xff]],
+      ['FF FE C3', [0xff, 0xfe, 0xc3]],
+      ['a code point past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ];
+    /** A valid body whose title holds `bytes` between "bad" and its closing quote. */
+    const bodyWith = (bytes: number[]): Buffer =>
+      Buffer.concat([Buffer.from('{"title":"bad'), Buffer.from(bytes), Buffer.from('","content":"c","author":"a"}')]);
+    /** Sends `bytes` as they are under `Content-Type: application/json` (superagent would serialize a Buffer as JSON). */
+    const sendBytes = (request: Test, bytes: Buffer): Test =>
+      request
+        .set('Content-Type', 'application/json')
+        .serialize((body: Buffer) => body as unknown as string)
+        .send(bytes);
+    const sends = {
+      POST: () => t.http.post(BLOGS).set('Authorization', bearer(alice)),
+      PUT: () => t.http.put(`${BLOGS}/${existingId}`).set('Authorization', bearer(alice)),
+      PATCH: () => t.http.patch(`${BLOGS}/${existingId}`).set('Authorization', bearer(alice)),
+    };
+    const cases = Object.keys(sends).flatMap((method) =>
+      notUtf8.map(([name, bytes]) => [method as keyof typeof sends, name, bytes] as const),
+    );
+
+    it.each(cases)('%s with %s in a string', async (method, _name, bytes) => {
+      const listed = (await t.http.get(`${BLOGS}?limit=1`).expect(200)).body.total as number;
+      const res = await sendBytes(sends[method](), bodyWith(bytes));
+
+      await expectRejectedNaming(res, 'request body must be UTF-8');
+      expect((await t.http.get(`${BLOGS}?limit=1`).expect(200)).body.total).toBe(listed);
+    });
+
+    it.each(notUtf8)('POST /api/v1/webhooks with %s: 400, no webhook stored', async (_name, bytes) => {
+      const count = async (): Promise<number> =>
+        Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM webhooks'))[0].n);
+      const before = await count();
+      const body = Buffer.concat([
+        Buffer.from('{"url":"https://example.com/'),
+        Buffer.from(bytes),
+        Buffer.from('","events":["blog.created"]}'),
+      ]);
+      const res = await sendBytes(
+        t.http.post('/api/v1/webhooks').set('Authorization', bearer(t.token('ops', { scope: 'webhooks:admin' }))),
+        body,
+      );
+
+      expectJsonError(res, 400);
+      expect(messagesOf(res)).toEqual(['request body must be UTF-8: it holds bytes that are not (RFC 8259 §8.1)']);
+      await expect(count()).resolves.toBe(before);
+    });
+
+    it.each(OPS)('%s with multi-byte UTF-8 (2, 3 and 4 bytes): stored byte for byte', async (op) => {
+      const body = blogInput({ title: 'é € 中 😀', content: 'Ω \u{1D11E}', author: 'Zoë' });
+      const res = await sendBytes(write(op), Buffer.from(JSON.stringify(body)));
+      await expectAccepted(op, res, body);
     });
   });
 

@@ -102,3 +102,28 @@ describe('jsonTextDepth and verifyJsonBody', () => {
     expect(() => verifyJsonBody(request, {} as never, Buffer.from('{"a":[[1]]}'))).not.toThrow();
   });
 });
+
+describe('verifyJsonBody and UTF-8', () => {
+  const verify = (bytes: number[]) => () =>
+    verifyJsonBody({ headers: {} } as never, {} as never, Buffer.from([0x22, ...bytes, 0x22]));
+
+  it.each([
+    ['a lone continuation byte', [0x80]],
+    ['a truncated sequence', [0xe2, 0x82]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['a surrogate code point', [0xed, 0xa0, 0x80]],
+    ['FF', [0xff]],
+  ])('refuses %s with a 400 client error naming the body', (_name, bytes) => {
+    expect(verify(bytes)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        expose: true,
+        message: 'request body must be UTF-8: it holds bytes that are not (RFC 8259 §8.1)',
+      }),
+    );
+  });
+
+  it('passes UTF-8 of 1 to 4 bytes', () => {
+    expect(verify([...Buffer.from('a é € 😀')])).not.toThrow();
+  });
+});

@@ -1,4 +1,5 @@
 import { json } from 'body-parser';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { bodyMediaTypes, isJsonContentType } from './json-content-type';
@@ -67,11 +68,18 @@ export function jsonTextDepth(raw: Uint8Array, limit: number): number {
 
 /**
  * body-parser `verify` callback: keeps the bytes read and notes a JSON body of zero bytes.
- * @throws a 400 client error for nesting deeper than {@link MAX_BODY_DEPTH}, before the text is parsed.
+ * @throws a 400 client error, before the text is parsed, for bytes that are not UTF-8 (RFC 8259 §8.1; decoding
+ *   would store them as U+FFFD) and for nesting deeper than {@link MAX_BODY_DEPTH}.
  */
 export function verifyJsonBody(request: IncomingMessage, _response: ServerResponse, raw: Buffer): void {
   rawJsonBodies.set(request, raw);
   if (raw.length === 0) emptyJsonBodies.add(request);
+  if (!isUtf8(raw)) {
+    throw Object.assign(new Error('request body must be UTF-8: it holds bytes that are not (RFC 8259 §8.1)'), {
+      status: 400,
+      expose: true,
+    });
+  }
   if (jsonTextDepth(raw, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
     const message = `request body must not nest objects or arrays more than ${MAX_BODY_DEPTH} levels deep`;
     throw Object.assign(new Error(message), { status: 400, expose: true });
@@ -104,7 +112,7 @@ const parseJson = promisify<BodyRequest, ServerResponse, void>(
  * docs/security.md); a PATCH body may also be a JSON Merge Patch, and its answer names the patch types in
  * `Accept-Patch` (RFC 5789 §3.1).
  * @returns the parsed value, or the {@link UnreadBody} that says why there is none.
- * @throws body-parser's client errors: 413 too large, 400 malformed JSON, too deep or bad encoding.
+ * @throws body-parser's client errors: 413 too large, 400 malformed JSON, not UTF-8, too deep or bad encoding.
  */
 export async function readJsonBody(request: BodyRequest, response: ServerResponse): Promise<unknown> {
   if (!METHODS_WITH_BODY.has(request.method ?? '')) return undefined;
