@@ -103,12 +103,16 @@ describe('Swagger UI', () => {
     return op;
   }
 
-  /** Executes the operation and returns the status and body Swagger UI renders. */
+  /** Executes the operation and returns the status and body Swagger UI renders; throws naming the fields it refused. */
   async function execute(op: Locator): Promise<{ status: string; body: string }> {
     await op.locator('.execute').click();
     const response = op.locator('.live-responses-table tr.response').first();
     const status = response.locator('.response-col_status');
-    await status.waitFor();
+    await status.waitFor().catch(async (e: Error) => {
+      const rows = await op.locator('.parameters tr:has(.invalid)').all();
+      const refused = await Promise.all(rows.map((row) => row.getAttribute('data-param-name')));
+      throw new Error(`Swagger UI sent no request; fields it refused: ${refused.join(', ') || 'none'}. ${e.message}`);
+    });
     const code = (await status.innerText()).trim();
     return { status: code, body: code === '204' ? '' : await response.locator('.highlight-code pre').innerText() };
   }
