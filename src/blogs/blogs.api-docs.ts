@@ -74,9 +74,22 @@ const PRECONDITION_CHECKS =
 const ID_PARAM = {
   name: 'id',
   description: 'The blog id: decimal digits, no sign or leading zero.',
-  schema: { type: 'integer', minimum: 1, maximum: INT4_MAX },
-  example: 1,
+  schema: { type: 'integer', minimum: 1, maximum: INT4_MAX, example: 1 },
 } as const;
+
+/**
+ * The bodies Swagger UI fills in: the blog the path examples name (id 1, slug `hello`, tags `nestjs` and `databases`
+ * on a fresh database), published at once; docs/api.md, "Trying the API in Swagger UI".
+ */
+const BLOG_EXAMPLE = { title: 'Hello', content: 'First post', author: 'Alice', tags: ['NestJS', 'Databases'] };
+const CREATE_EXAMPLES = { blog: { summary: 'A blog, published at once, with two tags', value: BLOG_EXAMPLE } };
+const UPDATE_EXAMPLES = {
+  blog: {
+    summary: 'New text, the same title, author and tags',
+    value: { ...BLOG_EXAMPLE, content: 'First post, revised' },
+  },
+};
+const PATCH_EXAMPLES = { content: { summary: 'New text only', value: { content: 'First post, revised' } } };
 
 /** OpenAPI of the blogs controller as a whole. */
 export const ApiBlogs = (): ClassDecorator => applyDecorators(ApiTags('blogs'), ApiExtraModels(BlogResponse));
@@ -152,8 +165,13 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
     ApiParam({
       name: 'slug',
       description: 'A slug: lower-case letters a-z and digits in runs joined by single `-`, at most 200 characters.',
-      schema: { type: 'string', minLength: 1, maxLength: SLUG_MAX_LENGTH, pattern: SLUG_PATTERN.source },
-      example: 'hello-world',
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: SLUG_MAX_LENGTH,
+        pattern: SLUG_PATTERN.source,
+        example: 'hello',
+      },
     }),
     ApiConditionalRead(),
     ApiResponse({
@@ -184,7 +202,11 @@ export const ApiCreateBlog = (): MethodDecorator =>
         `content type (415), body (400); ${WHILE_READING}`,
     }),
     ApiBearerAuth(BEARER_SCHEME),
-    ApiBody({ type: CreateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiBody({
+      type: CreateBlogDto,
+      description: 'Exactly `title`, `content` and `author`.',
+      examples: CREATE_EXAMPLES,
+    }),
     ApiCreatedResponse({
       type: BlogResponse,
       description: 'The blog as stored.',
@@ -231,7 +253,11 @@ export const ApiUpdateBlog = (): MethodDecorator =>
     ApiBearerAuth(BEARER_SCHEME),
     ApiParam(ID_PARAM),
     ApiPreconditionHeaders('Update'),
-    ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiBody({
+      type: UpdateBlogDto,
+      description: 'Exactly `title`, `content` and `author`.',
+      examples: UPDATE_EXAMPLES,
+    }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
     ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
   );
@@ -254,7 +280,11 @@ export const ApiPatchBlog = (): MethodDecorator =>
     ApiParam(ID_PARAM),
     ApiPreconditionHeaders('Change'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
-    ApiBody({ type: PatchBlogDto, description: 'At least one of `title`, `content` and `author`, nothing else.' }),
+    ApiBody({
+      type: PatchBlogDto,
+      description: 'At least one of `title`, `content` and `author`, nothing else.',
+      examples: PATCH_EXAMPLES,
+    }),
     ApiOkResponse({
       type: BlogResponse,
       description: 'The whole blog as stored.',

@@ -50,8 +50,7 @@ export const ApiGetTag = (): MethodDecorator =>
     ApiParam({
       name: 'slug',
       description: "The tag's slug: lower-case letters `a-z` and digits, in runs joined by single `-`.",
-      schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: TAG_LIMITS.slug.max },
-      example: 'nestjs',
+      schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: TAG_LIMITS.slug.max, example: 'nestjs' },
     }),
     ApiOkResponse({ type: TagResponse, description: 'The tag.' }),
     ApiErrorResponses(400, 401, 404, 429, 503),

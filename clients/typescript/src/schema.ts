@@ -821,9 +821,9 @@ export interface operations {
                 limit?: number;
                 /** @description Number of blogs to skip, written in decimal digits without sign or leading zero. Not with `cursor`. */
                 offset?: number;
-                /** @description Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: not whitespace only, no U+0000. */
+                /** @description Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: not whitespace only, no U+0000. E.g. `Alice`. */
                 author?: string;
-                /** @description Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` between alternatives. A `q` without any word (e.g. `!!!`) is 400. */
+                /** @description Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`) is 400. */
                 q?: string;
                 /** @description Only blogs created strictly after this instant. An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
                 createdAfter?: string;
@@ -837,7 +837,7 @@ export interface operations {
                 status?: "draft" | "scheduled" | "published" | "any";
                 /** @description The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares code points; `publishedAt` puts drafts last in either direction. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title" | "publishedAt" | "-publishedAt" | "id" | "-id";
-                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt, status, publishedAt, slug, tags: each item of `data` has exactly these fields. All of them without it. */
+                /** @description Comma-separated, distinct names among id, title, content, author, createdAt, updatedAt, status, publishedAt, slug, tags: each item of `data` has exactly these fields (`id,title,createdAt`). All of them without it. */
                 fields?: string;
                 /** @description The `nextCursor` of an earlier answer, to continue after its last blog, with the same `author`, `q`, `createdAfter`, `createdBefore`, `updatedAfter`, `status` and `sort` (`limit` and `fields` may change). Not with `offset`. */
                 cursor?: string;
@@ -2134,7 +2134,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description The `nextAfter` of an earlier page, or an event id; from the first event when absent. */
+                /** @description The `nextAfter` of an earlier page, or an event id (`42`); from the first event when absent. */
                 after?: string;
                 /** @description Page size, written in decimal digits without sign or leading zero. */
                 limit?: number;

@@ -50,8 +50,7 @@ export class ListBlogsQueryDto {
     maxLength: FILTER_LIMITS.author.max,
     description:
       'Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: ' +
-      'not whitespace only, no U+0000.',
-    example: 'Alice',
+      'not whitespace only, no U+0000. E.g. `Alice`.',
   })
   @IsSafeText()
   @CodePointLength(FILTER_LIMITS.author.min, FILTER_LIMITS.author.max)
@@ -65,8 +64,7 @@ export class ListBlogsQueryDto {
     description:
       "Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole " +
       'words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` ' +
-      'between alternatives. A `q` without any word (e.g. `!!!`) is 400.',
-    example: 'hello -draft',
+      'between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`) is 400.',
   })
   @IsSafeText()
   @CodePointLength(FILTER_LIMITS.q.min, FILTER_LIMITS.q.max)
@@ -78,7 +76,6 @@ export class ListBlogsQueryDto {
     type: String,
     format: 'date-time',
     description: `Only blogs created strictly after this instant. ${DATE_TIME_RULE}`,
-    example: DATE_TIME_EXAMPLE,
   })
   @Transform(toInstant('floor'))
   @IsDate({ message: dateTimeMessage('createdAfter') })
@@ -89,7 +86,6 @@ export class ListBlogsQueryDto {
     type: String,
     format: 'date-time',
     description: `Only blogs created strictly before this instant. ${DATE_TIME_RULE}`,
-    example: DATE_TIME_EXAMPLE,
   })
   @Transform(toInstant('ceil'))
   @IsDate({ message: dateTimeMessage('createdBefore') })
@@ -100,7 +96,6 @@ export class ListBlogsQueryDto {
     type: String,
     format: 'date-time',
     description: `Only blogs updated strictly after this instant (what changed since). ${DATE_TIME_RULE}`,
-    example: DATE_TIME_EXAMPLE,
   })
   @Transform(toInstant('floor'))
   @IsDate({ message: dateTimeMessage('updatedAfter') })
@@ -111,7 +106,6 @@ export class ListBlogsQueryDto {
     description:
       `Only blogs that have every one of these tags: 1–${MAX_TAG_FILTER} tag slugs, comma-separated ` +
       '(`nestjs,databases`).',
-    example: 'nestjs,databases',
   })
   @ValidateBy({
     name: 'isTagList',
@@ -149,8 +143,7 @@ export class ListBlogsQueryDto {
   @ApiPropertyOptional({
     description:
       `Comma-separated, distinct names among ${BLOG_RESPONSE_FIELDS.join(', ')}: each item of \`data\` has exactly ` +
-      'these fields. All of them without it.',
-    example: 'id,title,createdAt',
+      'these fields (`id,title,createdAt`). All of them without it.',
   })
   @ValidateBy({
     name: 'isFieldList',

@@ -12,8 +12,7 @@ export class ListChangesQueryDto {
   @ApiPropertyOptional({
     type: String,
     pattern: EVENT_ID_PATTERN.source,
-    description: 'The `nextAfter` of an earlier page, or an event id; from the first event when absent.',
-    example: '42',
+    description: 'The `nextAfter` of an earlier page, or an event id (`42`); from the first event when absent.',
   })
   @IsOptional()
   @IsEventId({ message: 'after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1' })
