@@ -299,5 +299,27 @@ describe('/api/v1/webhooks (e2e)', () => {
       );
       expect(n).toBe(100);
     });
+
+    it('lists the log newest first by attemptedAt, ties by id, whatever order the attempts were recorded in', async () => {
+      const webhook = await register((await receiver()).url, ['blog.deleted']);
+      // Recorded (id order) as parallel attempts finish: events 1..4 attempted at +2, +0, +1, +1 ms.
+      await t.dataSource.query(
+        `INSERT INTO "webhook_attempts" ("webhook_id", "event_id", "attempted_at", "duration_ms")
+         SELECT $1, e, timestamptz '2026-01-01T00:00:03.208Z' + make_interval(secs => ms / 1000.0), 1
+         FROM unnest(ARRAY[1, 2, 3, 4], ARRAY[2, 0, 1, 1]) AS a(e, ms) ORDER BY e`,
+        [webhook.id],
+      );
+
+      const res = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin()).expect(200);
+
+      expect(
+        (res.body as { data: AttemptBody[] }).data.map(({ eventId, attemptedAt }) => [eventId, attemptedAt]),
+      ).toEqual([
+        ['1', '2026-01-01T00:00:03.210Z'],
+        ['4', '2026-01-01T00:00:03.209Z'],
+        ['3', '2026-01-01T00:00:03.209Z'],
+        ['2', '2026-01-01T00:00:03.208Z'],
+      ]);
+    });
   });
 });
