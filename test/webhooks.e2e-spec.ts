@@ -116,6 +116,16 @@ describe('/api/v1/webhooks (e2e)', () => {
       expect((await t.http.get(WEBHOOKS).set('Authorization', admin())).body.data).toHaveLength(before);
     });
 
+    it('tells, outside production, that WEBHOOK_ALLOWED_HOSTS can let a refused development host through', async () => {
+      const res = await t.http
+        .post(WEBHOOKS)
+        .set('Authorization', admin())
+        .send({ url: 'https://10.1.2.3/', events: ALL_EVENTS });
+
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/private address \(10\.1\.2\.3\).*WEBHOOK_ALLOWED_HOSTS/);
+    });
+
     it.each([
       [{ url: 'https://example.com/', events: [] }, 'events'],
       [{ url: 'https://example.com/', events: ['blog.read'] }, 'events'],
