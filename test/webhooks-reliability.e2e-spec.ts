@@ -128,6 +128,52 @@ if (clusterUnavailable !== undefined)
       second.kill();
     }, 240_000);
 
+    it('a process killed with 10 attempts in flight: every undelivered event attempted within 60 s of the restart, each recorded once', async () => {
+      const database = await cluster.createDatabase('hooks_kill_in_flight');
+      const hook = await receiver();
+      hook.answerWith({ status: 200, afterMs: 3_000 });
+      const first = await start(database);
+      await register(first, hook.url, ['blog.created']);
+      const ids = await Promise.all(Array.from({ length: 40 }, async () => (await create(first))!));
+      await eventually(() => hook.received.length >= 10, 'attempts in flight');
+      first.kill();
+      const killedAt = Date.now();
+      await first.exited;
+      const blogOf = ({ body }: { body: string }): number => (JSON.parse(body) as FeedEvent).blog.id;
+      // Answered before the kill: made, perhaps recorded; every other event is still to be attempted.
+      const answered = new Set(hook.received.filter(({ at }) => at + 3_000 < killedAt).map(blogOf));
+      const undelivered = ids.filter((id) => !answered.has(id));
+
+      const restartedAt = Date.now();
+      const second = await start(database);
+      const attemptedAt = (id: number): number | undefined =>
+        hook.received.find((hookCall) => hookCall.at >= restartedAt && blogOf(hookCall) === id)?.at;
+      await eventually(
+        () => undelivered.every((id) => attemptedAt(id) !== undefined),
+        'every undelivered event attempted after the restart',
+        120_000,
+      );
+
+      const late = undelivered.filter((id) => attemptedAt(id)! - restartedAt > 60_000);
+      expect(late.map((id) => `blog ${id}: ${attemptedAt(id)! - restartedAt} ms after the restart`)).toEqual([]);
+      const admin = { Authorization: authorization('admin', 'webhooks:admin') };
+      const [webhook] = (
+        JSON.parse((await second.request({ path: WEBHOOKS, headers: admin })).text) as {
+          data: { id: string }[];
+        }
+      ).data;
+      await eventually(async () => {
+        const log = await second.request({ path: `${WEBHOOKS}/${webhook.id}/deliveries`, headers: admin });
+        return (JSON.parse(log.text) as { data: { statusCode: number | null }[] }).data.length >= 40;
+      }, 'every delivery recorded');
+      const log = await second.request({ path: `${WEBHOOKS}/${webhook.id}/deliveries`, headers: admin });
+      const recorded = (JSON.parse(log.text) as { data: { eventId: string; statusCode: number | null }[] }).data;
+      expect(recorded).toHaveLength(40);
+      expect(new Set(recorded.map(({ eventId }) => eventId)).size).toBe(40);
+      expect(recorded.every(({ statusCode }) => statusCode === 200)).toBe(true);
+      second.kill();
+    }, 300_000);
+
     it('two replicas on one database: each event delivered, each scheduled blog published once', async () => {
       const database = await cluster.createDatabase('hooks_replicas');
       const hook = await receiver();

@@ -116,6 +116,16 @@ describe('/api/v1/webhooks (e2e)', () => {
       expect((await t.http.get(WEBHOOKS).set('Authorization', admin())).body.data).toHaveLength(before);
     });
 
+    it('tells, outside production, that WEBHOOK_ALLOWED_HOSTS can let a refused development host through', async () => {
+      const res = await t.http
+        .post(WEBHOOKS)
+        .set('Authorization', admin())
+        .send({ url: 'https://10.1.2.3/', events: ALL_EVENTS });
+
+      expectJsonError(res, 400);
+      expect(messagesOf(res).join(' ')).toMatch(/private address \(10\.1\.2\.3\).*WEBHOOK_ALLOWED_HOSTS/);
+    });
+
     it.each([
       [{ url: 'https://example.com/', events: [] }, 'events'],
       [{ url: 'https://example.com/', events: ['blog.read'] }, 'events'],
@@ -298,6 +308,28 @@ describe('/api/v1/webhooks (e2e)', () => {
         [kept.id],
       );
       expect(n).toBe(100);
+    });
+
+    it('lists the log newest first by attemptedAt, ties by id, whatever order the attempts were recorded in', async () => {
+      const webhook = await register((await receiver()).url, ['blog.deleted']);
+      // Recorded (id order) as parallel attempts finish: events 1..4 attempted at +2, +0, +1, +1 ms.
+      await t.dataSource.query(
+        `INSERT INTO "webhook_attempts" ("webhook_id", "event_id", "attempted_at", "duration_ms")
+         SELECT $1, e, timestamptz '2026-01-01T00:00:03.208Z' + make_interval(secs => ms / 1000.0), 1
+         FROM unnest(ARRAY[1, 2, 3, 4], ARRAY[2, 0, 1, 1]) AS a(e, ms) ORDER BY e`,
+        [webhook.id],
+      );
+
+      const res = await t.http.get(`${WEBHOOKS}/${webhook.id}/deliveries`).set('Authorization', admin()).expect(200);
+
+      expect(
+        (res.body as { data: AttemptBody[] }).data.map(({ eventId, attemptedAt }) => [eventId, attemptedAt]),
+      ).toEqual([
+        ['1', '2026-01-01T00:00:03.210Z'],
+        ['4', '2026-01-01T00:00:03.209Z'],
+        ['3', '2026-01-01T00:00:03.209Z'],
+        ['2', '2026-01-01T00:00:03.208Z'],
+      ]);
     });
   });
 });

@@ -11,7 +11,8 @@ jest.mock('./job-database', () => ({ primaryJobDatabase: jest.fn().mockResolvedV
 /** pg-boss as far as JobQueue uses it, with the workers `getWipData` reports. */
 class FakeBoss {
   static last: FakeBoss;
-  readonly workers: { id: string; name: string; count: number }[] = [];
+  readonly workers: { id: string; workId?: string; name: string; count: number; state?: string }[] = [];
+  readonly offWork = jest.fn<Promise<void>, [string, object]>().mockResolvedValue(undefined);
   readonly calls: string[] = [];
   /** Each queue's options and worker, by name. */
   readonly queues = new Map<string, { options: object; work?: object; handler?: (jobs: object[]) => Promise<void> }>();
@@ -34,9 +35,12 @@ class FakeBoss {
   }
   async work(name: string, work: object, handler: (jobs: object[]) => Promise<void>): Promise<string> {
     this.calls.push(`work ${name}`);
-    Object.assign(this.queues.get(name)!, { work, handler });
-    return 'worker';
+    Object.assign(this.queues.get(name) ?? {}, { work, handler });
+    this.added.push({ work, handler });
+    return `worker${this.added.length}`;
   }
+  /** Every work() call's options and handler, in order. */
+  readonly added: { work: object; handler: (jobs: object[]) => Promise<void> }[] = [];
   async schedule(name: string, cron: string): Promise<void> {
     this.calls.push(`schedule ${name} ${cron}`);
   }
@@ -44,7 +48,7 @@ class FakeBoss {
     this.calls.push(`send ${name}`);
   }
   getWipData() {
-    return this.workers;
+    return this.workers.map((worker) => ({ state: 'active', workId: worker.id, ...worker }));
   }
 }
 
@@ -108,6 +112,29 @@ describe('JobQueue', () => {
     expect(importEsm).not.toHaveBeenCalled();
     await expect(jobs.send('clock', {})).rejects.toThrow('JOBS_ENABLED');
     expect(() => jobs.wake('clock')).not.toThrow();
+  });
+
+  it("adds workers of a defined queue with its handler, lists this process's running ones and stops them", async () => {
+    const handle = jest.fn().mockResolvedValue(undefined);
+    const jobs = await queue(true, (defined) => defined.define({ queue: { name: 'deliveries' }, work: {}, handle }));
+
+    await expect(jobs.addWorkers('deliveries', { localConcurrency: 10 })).resolves.toBe('worker3');
+    await expect(jobs.addWorkers('unknown', {})).resolves.toBeUndefined();
+    await FakeBoss.last.added[2].handler([{ id: 'j' }]);
+    expect(FakeBoss.last.added[2].work).toEqual({ localConcurrency: 10 });
+    expect(handle).toHaveBeenCalledWith([{ id: 'j' }]);
+    FakeBoss.last.workers.push(
+      { id: 'a1', workId: 'worker3', name: 'deliveries', count: 1 },
+      { id: 'a2', workId: 'worker3', name: 'deliveries', count: 0 },
+      { id: 'a3', workId: 'worker3', name: 'deliveries', count: 0, state: 'stopping' },
+      { id: 'b1', name: 'clock', count: 0 },
+    );
+    expect(jobs.workers('deliveries')).toEqual([
+      { id: 'a1', workId: 'worker3', busy: true },
+      { id: 'a2', workId: 'worker3', busy: false },
+    ]);
+    await jobs.stopWorkers('deliveries', 'worker3');
+    expect(FakeBoss.last.offWork).toHaveBeenCalledWith('deliveries', { id: 'worker3', wait: false });
   });
 
   it.each([

@@ -47,6 +47,19 @@ const CLEAN_UP_QUEUE: Omit<Queue, 'name'> = {
   deleteAfterSeconds: 3600,
 };
 
+/** Seconds between two supervise passes of the job library, each of which expires the jobs past `expireInSeconds`. */
+export const SUPERVISE_SECONDS = 10;
+
+/** One worker of this process, as {@link JobQueue.workers} lists them. */
+export interface QueueWorker {
+  /** The worker's id. */
+  readonly id: string;
+  /** The id of the {@link JobQueue.addWorkers} (or defining) call that started it. */
+  readonly workId: string;
+  /** Whether it holds jobs now. */
+  readonly busy: boolean;
+}
+
 /** Rethrows `error` unless it is the unique violation (SQLSTATE 23505) of a queue another process just created. */
 function unlessCreatedMeanwhile(error: unknown): void {
   if ((error as { code?: unknown }).code !== '23505') throw error;
@@ -90,8 +103,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       db,
       schema: JOB_SCHEMA,
       backend: embedded ? 'pglite' : 'postgres',
-      // Expired jobs (a process killed mid-job) go back to their queue within this many seconds of expiring.
-      superviseIntervalSeconds: 10,
+      // Expired jobs (a process killed mid-job) go back to their queue within this many seconds of expiring: expiry runs
+      // in the monitor part of a supervise pass, so monitoring is due at every pass (pg-boss's default is every 60 s).
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS / 2,
       registerInstance: false,
       openTelemetry: { enabled: false },
     });
@@ -134,6 +149,34 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Sends `jobs` to `queue` with one statement, in the transaction on `connection`. */
   async insert(queue: string, jobs: JobInsert[], connection: Connection): Promise<void> {
     if (jobs.length > 0) await this.started().insert(queue, jobs, { db: transactionJobDatabase(connection) });
+  }
+
+  /**
+   * Starts more workers of the defined queue `queue` in this process, with `work`'s options and the queue's handler;
+   * they fetch at once. Returns the id that {@link stopWorkers} takes, or undefined when this process does not work the
+   * queues.
+   */
+  async addWorkers(queue: string, work: WorkOptions): Promise<string | undefined> {
+    const boss = this.boss;
+    const definition = this.definitions.find((candidate) => candidate.queue.name === queue);
+    if (boss === undefined || definition === undefined) return undefined;
+    return boss.work<object>(queue, work, (jobs) => definition.handle(jobs));
+  }
+
+  /** Stops the workers {@link addWorkers} started as `id` once their jobs in hand are done, without waiting. */
+  async stopWorkers(queue: string, id: string): Promise<void> {
+    await this.boss?.offWork(queue, { id, wait: false });
+  }
+
+  /** This process's running workers of `queue` (none when it does not work the queues). */
+  workers(queue: string): QueueWorker[] {
+    return (this.boss?.getWipData() ?? [])
+      .filter((worker) => worker.name === queue && worker.state === 'active')
+      .map((worker) => ({
+        id: worker.id,
+        workId: worker.workId,
+        busy: worker.count > 0,
+      }));
   }
 
   /**

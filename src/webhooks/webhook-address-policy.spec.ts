@@ -1,5 +1,5 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { isGlobalUnicast, ResolveHost, WebhookAddressPolicy } from './webhook-address-policy';
+import { ALLOWED_HOSTS_HINT, isGlobalUnicast, ResolveHost, WebhookAddressPolicy } from './webhook-address-policy';
 
 /** A resolver answering from `names` (lower case); other names fail as getaddrinfo does. */
 function fakeResolver(names: Record<string, string[]>): ResolveHost {
@@ -115,6 +115,28 @@ describe('WebhookAddressPolicy.refusal', () => {
     ['a NAT64 literal', 'https://[64:ff9b::a9fe:a9fe]/', "url's host is a cloud metadata address (64:ff9b::a9fe:a9fe)"],
   ])('judges %s', async (_name, url, expected) => {
     await expect(policy.refusal(url)).resolves.toBe(expected);
+  });
+});
+
+describe('WebhookAddressPolicy.refusal with the development hint', () => {
+  const hinting = new WebhookAddressPolicy(['dev.local'], resolver, true);
+
+  it.each<[string, string, string | null]>([
+    ['a loopback literal', 'https://127.0.0.1/', `url's host is a loopback address (127.0.0.1); ${ALLOWED_HOSTS_HINT}`],
+    [
+      'a name with a private address',
+      'https://internal.example/',
+      `url's host resolves to a private address (192.168.1.10); ${ALLOWED_HOSTS_HINT}`,
+    ],
+    ['http to a public host', 'http://public.example/hook', 'url must use https'],
+    ['a name that does not resolve', 'https://nowhere.example/', "url's host does not resolve"],
+    ['an allowed host', 'http://dev.local/hook', null],
+  ])('names WEBHOOK_ALLOWED_HOSTS only when refusing an address: %s', async (_name, url, expected) => {
+    await expect(hinting.refusal(url)).resolves.toBe(expected);
+  });
+
+  it('keeps the delivery-time refusal of an address short', () => {
+    expect(hinting.urlRefusal('https://127.0.0.1/')).toBe("url's host is a loopback address (127.0.0.1)");
   });
 });
 

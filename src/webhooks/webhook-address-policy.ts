@@ -67,14 +67,21 @@ function addressError(message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code: 'EWEBHOOKADDRESS' });
 }
 
+/** Appended, outside production, to a 400 that refuses a host by its address. */
+export const ALLOWED_HOSTS_HINT = 'WEBHOOK_ALLOWED_HOSTS can let a development host through';
+
 /** The SSRF rules for webhook URLs: https to hosts whose every address is global unicast, or a listed host. */
 export class WebhookAddressPolicy {
   private readonly allowed: ReadonlySet<string>;
 
-  /** `allowedHosts` (WEBHOOK_ALLOWED_HOSTS: names or IP literals) skip the address rules and may use http. */
+  /**
+   * `allowedHosts` (WEBHOOK_ALLOWED_HOSTS: names or IP literals) skip the address rules and may use http;
+   * `hint`, when true, appends {@link ALLOWED_HOSTS_HINT} to {@link refusal}'s refusals of an address.
+   */
   constructor(
     allowedHosts: readonly string[],
     private readonly resolve: ResolveHost = (hostname) => dns.lookup(hostname, { all: true, verbatim: true }),
+    private readonly hint = false,
   ) {
     this.allowed = new Set(
       allowedHosts
@@ -90,12 +97,12 @@ export class WebhookAddressPolicy {
    */
   async refusal(url: string): Promise<string | null> {
     const refused = this.urlRefusal(url);
-    if (refused) return refused;
+    if (refused) return refused.startsWith("url's host is ") ? this.withHint(refused) : refused;
     const host = normalizeHost(new URL(url).hostname);
     if (this.isAllowedHost(host) || isIP(host)) return null;
     const addresses = await this.resolve(host).catch(() => []);
     if (addresses.length === 0) return "url's host does not resolve";
-    return this.resolvedRefusal("url's host", addresses);
+    return this.withHint(this.resolvedRefusal("url's host", addresses));
   }
 
   /**
@@ -145,6 +152,10 @@ export class WebhookAddressPolicy {
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
+
+  private withHint(refusal: string | null): string | null {
+    return refusal && this.hint ? `${refusal}; ${ALLOWED_HOSTS_HINT}` : refusal;
+  }
 
   private resolvedRefusal(subject: string, addresses: readonly { address: string }[]): string | null {
     for (const { address } of addresses) {

@@ -3,7 +3,7 @@ import { Webhook } from './webhook.entity';
 
 /** One POST of an event to a webhook, as its delivery log shows it. */
 @Entity({ name: 'webhook_attempts' })
-@Index('IDX_webhook_attempts_webhook_id_id', ['webhookId', 'id'])
+@Index('IDX_webhook_attempts_webhook_id_attempted_at_id', ['webhookId', 'attemptedAt', 'id'])
 export class WebhookAttempt {
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job } from 'pg-boss';
 import { Webhook as WebhookSigner } from 'standardwebhooks';
 import { StatementRunner } from '../database/statement-runner';
@@ -16,8 +16,27 @@ export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 /** Attempts of one webhook in flight at once, per process. */
 export const DELIVERIES_PER_WEBHOOK = 10;
 
-/** Attempts in flight at once, per process: a receiver that hangs holds at most {@link DELIVERIES_PER_WEBHOOK}. */
+/** Workers each process starts with; {@link keepSpareWorkers} adds more while attempts hold them. */
 export const DELIVERY_WORKERS = 25;
+
+/**
+ * Idle workers each process keeps: when an attempt starts with fewer idle, {@link DELIVERIES_PER_WEBHOOK} more start. A
+ * receiver that hangs holds at most {@link DELIVERIES_PER_WEBHOOK} workers of a process, so any number of them leave
+ * workers for the others.
+ */
+export const SPARE_WORKERS = DELIVERIES_PER_WEBHOOK;
+
+/** Seconds between two fetches of an idle added worker: they are woken like the others, and stop when idle. */
+export const ADDED_WORKER_POLLING_SECONDS = 60;
+
+/** How long added workers stay after their last attempt, in ms, before they stop (while {@link SPARE_WORKERS} remain). */
+export const ADDED_WORKERS_IDLE_MS = 60_000;
+
+/**
+ * Seconds after which an attempt's job expires and is made again (its process was killed, or it overran): the 10 s
+ * attempt timeout plus its statements.
+ */
+export const ATTEMPT_EXPIRY_SECONDS = 20;
 
 /**
  * Seconds between two fetches of an idle delivery worker. Attempts due in this process wake a worker themselves (new
@@ -41,11 +60,16 @@ interface AttemptJob {
  * Webhook deliveries through the job library (docs/architecture.md, "Webhooks"): after each relay, the first attempt
  * of every new delivery is queued; an attempt POSTs the event signed as Standard Webhooks asks, then records its
  * outcome and queues the next attempt by {@link retryDelaySeconds} in one transaction. An attempt cut short (its
- * process killed) runs again when its job expires; one whose outcome is recorded never runs twice.
+ * process killed) runs again when its job expires, on any process; one whose outcome is recorded never runs twice.
  */
 @Injectable()
 export class WebhookDeliveryJob implements OnModuleInit {
+  private readonly logger = new Logger('Webhooks');
   private backlogReadAt = 0;
+  /** Whether {@link keepSpareWorkers} is starting workers. */
+  private adding = false;
+  /** The ids of the worker sets {@link keepSpareWorkers} started, with when one of each was last seen busy (ms). */
+  private readonly added = new Map<string, number>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -64,7 +88,7 @@ export class WebhookDeliveryJob implements OnModuleInit {
         name: WEBHOOK_DELIVERY_QUEUE,
         retryLimit: 100,
         retryDelay: 5,
-        expireInSeconds: 30,
+        expireInSeconds: ATTEMPT_EXPIRY_SECONDS,
         deleteAfterSeconds: 3600,
       },
       work: {
@@ -76,6 +100,50 @@ export class WebhookDeliveryJob implements OnModuleInit {
     });
     this.relay.afterRelay(() => this.queueNew());
     this.relay.afterRelay(() => this.readBacklog());
+    this.relay.afterRelay(() => Promise.resolve(this.stopIdleAddedWorkers()));
+  }
+
+  /**
+   * Starts {@link DELIVERIES_PER_WEBHOOK} more workers (pg-boss `work()`, sharing the queue's per-webhook limit) while
+   * fewer than {@link SPARE_WORKERS} of this process's are idle; they fetch at once.
+   */
+  private async keepSpareWorkers(): Promise<void> {
+    if (this.adding) return;
+    this.adding = true;
+    try {
+      while (this.jobs.workers(WEBHOOK_DELIVERY_QUEUE).filter((worker) => !worker.busy).length < SPARE_WORKERS) {
+        const id = await this.jobs.addWorkers(WEBHOOK_DELIVERY_QUEUE, {
+          pollingIntervalSeconds: ADDED_WORKER_POLLING_SECONDS,
+          localConcurrency: DELIVERIES_PER_WEBHOOK,
+          localGroupConcurrency: DELIVERIES_PER_WEBHOOK,
+        });
+        if (id === undefined) return;
+        this.added.set(id, Date.now());
+      }
+    } catch (error) {
+      this.logger.error(`could not start more delivery workers: ${(error as Error).message}`);
+    } finally {
+      this.adding = false;
+    }
+  }
+
+  /** Stops the added workers idle for {@link ADDED_WORKERS_IDLE_MS} whose stopping leaves {@link SPARE_WORKERS} idle. */
+  private stopIdleAddedWorkers(): void {
+    if (this.added.size === 0) return;
+    const now = Date.now();
+    const workers = this.jobs.workers(WEBHOOK_DELIVERY_QUEUE);
+    let idle = workers.filter((worker) => !worker.busy).length;
+    for (const [id, busyAt] of this.added) {
+      const set = workers.filter((worker) => worker.workId === id);
+      if (set.some((worker) => worker.busy)) this.added.set(id, now);
+      else if (now - busyAt >= ADDED_WORKERS_IDLE_MS && idle - set.length >= SPARE_WORKERS) {
+        this.added.delete(id);
+        idle -= set.length;
+        this.jobs
+          .stopWorkers(WEBHOOK_DELIVERY_QUEUE, id)
+          .catch((error: Error) => this.logger.error(`could not stop delivery workers: ${error.message}`));
+      }
+    }
   }
 
   /** Reads the backlog for the metrics, at most every {@link BACKLOG_READ_INTERVAL_MS}. */
@@ -108,6 +176,7 @@ export class WebhookDeliveryJob implements OnModuleInit {
 
   /** Attempts each job, then wakes another worker: while jobs are due, each attempt ends with a fetch. */
   private async attemptAll(jobs: Job<AttemptJob>[]): Promise<void> {
+    void this.keepSpareWorkers();
     try {
       for (const job of jobs) await this.attempt(job.data);
     } finally {

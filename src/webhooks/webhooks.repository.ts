@@ -26,11 +26,11 @@ const DELETE: PreparedStatement = {
   text: `DELETE FROM "webhooks" WHERE "id" = $1 RETURNING "id"`,
 };
 
-/** Ids as text: PGlite answers int8 as a number, exact only up to 2^53. */
+/** Newest first by `attempted_at`, ties by `id`; ids as text: PGlite answers int8 as a number, exact only up to 2^53. */
 const LAST_ATTEMPTS: PreparedStatement = {
   name: 'webhooks.last-attempts',
   text: `SELECT "event_id"::text AS "event_id", "attempted_at", "status_code", "duration_ms", "error"
-    FROM "webhook_attempts" WHERE "webhook_id" = $1 ORDER BY "id" DESC LIMIT $2`,
+    FROM "webhook_attempts" WHERE "webhook_id" = $1 ORDER BY "attempted_at" DESC, "id" DESC LIMIT $2`,
 };
 
 const QUEUE_NEW: PreparedStatement = {
@@ -96,9 +96,10 @@ const PRUNE_DELIVERIES: PreparedStatement = {
 const PRUNE_ATTEMPTS: PreparedStatement = {
   name: 'webhooks.prune-attempts',
   text: `DELETE FROM "webhook_attempts" WHERE "id" IN (SELECT a."id" FROM "webhooks" w
-    JOIN LATERAL (SELECT b."id" FROM "webhook_attempts" b WHERE b."webhook_id" = w."id"
-      ORDER BY b."id" DESC OFFSET $1 - 1 LIMIT 1) k ON true
-    JOIN "webhook_attempts" a ON a."webhook_id" = w."id" AND a."id" < k."id" LIMIT $2)`,
+    JOIN LATERAL (SELECT b."attempted_at", b."id" FROM "webhook_attempts" b WHERE b."webhook_id" = w."id"
+      ORDER BY b."attempted_at" DESC, b."id" DESC OFFSET $1 - 1 LIMIT 1) k ON true
+    JOIN "webhook_attempts" a ON a."webhook_id" = w."id" AND (a."attempted_at", a."id") < (k."attempted_at", k."id")
+    LIMIT $2)`,
 };
 
 /** A delivery with what its next attempt needs. */

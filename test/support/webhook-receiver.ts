@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedHook {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** When the POST arrived (ms since the epoch). */
+  readonly at: number;
 }
 
-/** How a receiver answers a POST: a status, or `hang` (never answers). */
-export type HookAnswer = number | 'hang';
+/** How a receiver answers a POST: a status, `hang` (never answers), or a status after `afterMs`. */
+export type HookAnswer = number | 'hang' | { readonly status: number; readonly afterMs: number };
 
 /** A webhook receiver on 127.0.0.1 for one test file. */
 export interface WebhookReceiver {
@@ -29,10 +31,15 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const index = received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') }) - 1;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const index = received.push({ headers: request.headers, body, at: Date.now() }) - 1;
       const status = answer(index);
       if (status === 'hang') hanging.push(response);
-      else response.writeHead(status).end();
+      else if (typeof status === 'number') response.writeHead(status).end();
+      else {
+        hanging.push(response);
+        setTimeout(() => response.destroyed || response.writeHead(status.status).end(), status.afterMs).unref();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
