@@ -41,7 +41,14 @@ export class AddBlogSlugGaps1795401450000 implements MigrationInterface {
         gap "blog_slug_gaps";
       BEGIN
         IF n < 2 THEN RETURN; END IF;
-        INSERT INTO "blog_slug_gaps" ("base", "lowest", "highest") VALUES (m[1], 2, ${OPEN_END}) ON CONFLICT DO NOTHING;
+        -- The first held suffix of a base: the gaps below and above it.
+        INSERT INTO "blog_slug_gaps" ("base", "lowest", "highest") VALUES (m[1], n + 1, ${OPEN_END}) ON CONFLICT DO NOTHING;
+        IF FOUND THEN
+          IF n > 2 THEN
+            INSERT INTO "blog_slug_gaps" ("base", "lowest", "highest") VALUES (m[1], 2, n - 1);
+          END IF;
+          RETURN;
+        END IF;
         -- The open gap always exists: a gap a concurrent writer replaced is found again in a later snapshot.
         LOOP
           SELECT * INTO gap FROM "blog_slug_gaps" g WHERE g."base" = m[1] AND g."highest" >= n
