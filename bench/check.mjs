@@ -76,7 +76,7 @@ export function checkBudget(step, budget, releaseName) {
     `CPU per request, service ÷ baseline (median of the rounds' ratios), against bench/budget.json (limit = budget × ${budget.tolerance})` +
       (release ? `; above its limit, a scenario passes within ${release.tolerance} × ${releaseName}'s CPU:` : ':'),
     '',
-    `${'scenario'.padEnd(14)} ${'ratio'.padStart(6)} ${'budget'.padStart(6)} ${'limit'.padStart(6)} ${'÷ rel.'.padStart(6)}  result`,
+    `${'scenario'.padEnd(18)} ${'ratio'.padStart(6)} ${'budget'.padStart(6)} ${'limit'.padStart(6)} ${'÷ rel.'.padStart(6)}  result`,
   ];
   const failing = [];
   for (const [name, { budget: allowed, of }] of Object.entries(budget.scenarios)) {
@@ -92,7 +92,7 @@ export function checkBudget(step, budget, releaseName) {
           : 'FAIL';
     if (result === 'FAIL') failing.push(name);
     lines.push(
-      `${name.padEnd(14)} ${ratio.toFixed(2).padStart(6)} ${allowed.toFixed(2).padStart(6)} ${limit.toFixed(2).padStart(6)} ${(Number.isNaN(againstRelease) ? '-' : againstRelease.toFixed(2)).padStart(6)}  ${result}`,
+      `${name.padEnd(18)} ${ratio.toFixed(2).padStart(6)} ${allowed.toFixed(2).padStart(6)} ${limit.toFixed(2).padStart(6)} ${(Number.isNaN(againstRelease) ? '-' : againstRelease.toFixed(2)).padStart(6)}  ${result}`,
     );
   }
   const ok = failing.length === 0;
