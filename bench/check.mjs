@@ -6,7 +6,8 @@
 // check also runs that commit's build beside the service: a scenario above its limit still passes
 // when the service's CPU per request is within `release.tolerance` of the release's in the same run,
 // since then the machine, not the change, moved the ratio (a machine whose system calls cost more
-// raises every server's ratio to the framework-free baseline alike).
+// raises every server's ratio to the framework-free baseline alike). A scenario with `of` is bounded
+// by another scenario of the same run instead: its service and database CPU per request ÷ that one's.
 import { readFileSync } from 'node:fs';
 
 const CHECK_CONNECTIONS = 2;
@@ -19,7 +20,8 @@ const CHECK_CONNECTIONS = 2;
 export const CHECK = { rows: 10_000, duration: 3, connections: CHECK_CONNECTIONS, rounds: 3, confirmRounds: 6 };
 
 /**
- * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, scenarios: { <scenario>: { budget, why } } }`.
+ * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, scenarios: { <scenario>: { budget, of?, why } } }`;
+ * with `of` (another scenario of the file), the budget bounds {@link relativeRatio} itself, without the tolerance.
  * @throws when the file is missing, or a budget or a tolerance is not a positive number
  */
 export function readBudget(file = new URL('budget.json', import.meta.url)) {
@@ -31,6 +33,9 @@ export function readBudget(file = new URL('budget.json', import.meta.url)) {
   }
   for (const [name, entry] of Object.entries(budget.scenarios ?? {})) {
     if (!positive(entry.budget)) throw new Error(`${file}: ${name}.budget must be a positive number`);
+    if (entry.of !== undefined && budget.scenarios[entry.of] === undefined) {
+      throw new Error(`${file}: ${name}.of must name another scenario of the file`);
+    }
   }
   if (Object.keys(budget.scenarios ?? {}).length === 0) throw new Error(`${file}: no scenarios`);
   return budget;
@@ -41,6 +46,20 @@ export function roundRatio(scenario, other = 'baseline') {
   const ratios = scenario.service.rounds
     .map((run, i) => run.cpuUsPerRequest / Math.max(scenario[other].rounds[i].cpuUsPerRequest, 1))
     .sort((a, b) => a - b);
+  const mid = Math.floor(ratios.length / 2);
+  return ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+}
+
+/** The service's and its databases' CPU µs per request of one run. */
+const totalCpu = (run) => run.cpuUsPerRequest + Object.values(run.dbCpuUsPerRequest ?? {}).reduce((a, b) => a + b, 0);
+
+/** The median over the rounds of `scenario`'s service and database CPU per request ÷ `other`'s (round i with round i). */
+export function relativeRatio(scenario, other) {
+  const count = Math.min(scenario.service.rounds.length, other.service.rounds.length);
+  const ratios = Array.from(
+    { length: count },
+    (_, i) => totalCpu(scenario.service.rounds[i]) / Math.max(totalCpu(other.service.rounds[i]), 1),
+  ).sort((a, b) => a - b);
   const mid = Math.floor(ratios.length / 2);
   return ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
 }
@@ -57,14 +76,14 @@ export function checkBudget(step, budget, releaseName) {
     `CPU per request, service ÷ baseline (median of the rounds' ratios), against bench/budget.json (limit = budget × ${budget.tolerance})` +
       (release ? `; above its limit, a scenario passes within ${release.tolerance} × ${releaseName}'s CPU:` : ':'),
     '',
-    `${'scenario'.padEnd(14)} ${'ratio'.padStart(6)} ${'budget'.padStart(6)} ${'limit'.padStart(6)} ${'÷ rel.'.padStart(6)}  result`,
+    `${'scenario'.padEnd(18)} ${'ratio'.padStart(6)} ${'budget'.padStart(6)} ${'limit'.padStart(6)} ${'÷ rel.'.padStart(6)}  result`,
   ];
   const failing = [];
-  for (const [name, { budget: allowed }] of Object.entries(budget.scenarios)) {
+  for (const [name, { budget: allowed, of }] of Object.entries(budget.scenarios)) {
     const s = step.scenarios[name];
-    const limit = allowed * budget.tolerance;
-    const ratio = s ? roundRatio(s) : Number.NaN;
-    const againstRelease = release && s?.[releaseName] ? roundRatio(s, releaseName) : Number.NaN;
+    const limit = of === undefined ? allowed * budget.tolerance : allowed;
+    const ratio = !s ? Number.NaN : of === undefined ? roundRatio(s) : relativeRatio(s, step.scenarios[of]);
+    const againstRelease = of === undefined && release && s?.[releaseName] ? roundRatio(s, releaseName) : Number.NaN;
     const result =
       ratio <= limit
         ? 'ok'
@@ -73,7 +92,7 @@ export function checkBudget(step, budget, releaseName) {
           : 'FAIL';
     if (result === 'FAIL') failing.push(name);
     lines.push(
-      `${name.padEnd(14)} ${ratio.toFixed(2).padStart(6)} ${allowed.toFixed(2).padStart(6)} ${limit.toFixed(2).padStart(6)} ${(Number.isNaN(againstRelease) ? '-' : againstRelease.toFixed(2)).padStart(6)}  ${result}`,
+      `${name.padEnd(18)} ${ratio.toFixed(2).padStart(6)} ${allowed.toFixed(2).padStart(6)} ${limit.toFixed(2).padStart(6)} ${(Number.isNaN(againstRelease) ? '-' : againstRelease.toFixed(2)).padStart(6)}  ${result}`,
     );
   }
   const ok = failing.length === 0;

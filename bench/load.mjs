@@ -23,10 +23,12 @@ let sequence = 0;
 const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 // Each delete takes the next of the blogs seeded for this run: none is deleted twice.
 let nextDelete = deleteIds?.[0] ?? 0;
-const blogBody = () => {
+/** The title of create-same-title. */
+const SAME_TITLE = 'Weekly update';
+const blogBody = (title) => {
   sequence += 1;
   return JSON.stringify({
-    title: `Bench post ${RUN} ${sequence}`,
+    title: title ?? `Bench post ${RUN} ${sequence}`,
     content: `Body of bench post ${sequence}. `.repeat(20),
     author: 'Bench',
   });
@@ -47,6 +49,8 @@ const requests = {
     headers: { 'accept-encoding': 'gzip, br' },
   }),
   create: () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody() }),
+  // One title for every create of every run: each takes the lowest free suffix of a base that thousands hold.
+  'create-same-title': () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody(SAME_TITLE) }),
   // The same requests; the bench disables the counter trigger around this scenario.
   'create-uncounted': () => requests.create(),
   update: () => ({

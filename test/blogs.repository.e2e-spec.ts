@@ -13,9 +13,19 @@ import {
 import type { VersionCondition } from '../src/common/http/versioned-entity-tag';
 import type { PublishedAtChange } from '../src/blogs/publication';
 import { databaseConfig } from '../src/config/database.config';
+import { SERVER_POOL_SIZE } from '../src/database/data-source-options';
 import { SLOW_LANE, StatementRunner } from '../src/database/statement-runner';
+import { AddBlogSlugGaps1795401450000 } from '../src/blogs/migrations/1795401450000-AddBlogSlugGaps';
+import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
 import { E2E_ENV } from './support/test-database';
+
+/** A node of a plan of EXPLAIN (ANALYZE, FORMAT JSON). */
+interface PlanNode {
+  readonly 'Actual Rows': number;
+  readonly 'Actual Loops': number;
+  readonly Plans?: PlanNode[];
+}
 
 const input = (n: number) => ({ title: `Title ${n}`, content: `Content ${n}`, author: `Author ${n}` });
 /** A new blog of `owner`, published at its creation, with the slug of its title made free. */
@@ -279,6 +289,190 @@ describe('BlogsRepository on the real database', () => {
       await repository.insert(withSlug(1, base));
       await expect(repository.insert(withSlug(2, base))).resolves.toMatchObject({
         slug: `${'a'.repeat(150)}-${'b'.repeat(47)}-2`,
+      });
+    });
+
+    describe('the lowest free suffix, from the gaps the triggers keep', () => {
+      /** A create of the base `same`. */
+      const make = () => repository.insert(withSlug(1, 'same'));
+      /** The slugs of `count` creates of `same`, one after the other. */
+      const makeSlugs = async (count: number): Promise<string[]> => {
+        const slugs: string[] = [];
+        for (let i = 0; i < count; i += 1) slugs.push((await make()).slug);
+        return slugs;
+      };
+      const rename = (blog: Blog, slug: string) => repository.update(blog.id, { ...changes({}), slug }, by('alice'));
+
+      beforeEach(() => dataSource.query('TRUNCATE "blogs" CASCADE'));
+
+      it.each<[string, (blogs: Blog[]) => Promise<unknown>, string[]]>([
+        ['a deleted blog frees its suffix', ([, , b3]) => repository.delete(b3.id, by('alice')), ['same-3', 'same-5']],
+        [
+          'deletes free suffixes that join the gaps beside them',
+          async ([, b2, b3, b4]) => {
+            for (const blog of [b3, b2, b4]) await repository.delete(blog.id, by('alice'));
+          },
+          ['same-2', 'same-3', 'same-4', 'same-5'],
+        ],
+        ['a renamed blog still holds its earlier slug', ([, b2]) => rename(b2, 'elsewhere'), ['same-5', 'same-6']],
+        [
+          'a renamed blog, once deleted, frees its current and earlier slugs',
+          async ([, b2, b3]) => {
+            await rename(b2, 'same-9');
+            await rename(b3, 'elsewhere');
+            await repository.delete(b2.id, by('alice'));
+          },
+          ['same-2', 'same-5', 'same-6', 'same-7', 'same-8', 'same-9', 'same-10'],
+        ],
+        ['a rename to a free same-n takes it', ([, b2]) => rename(b2, 'same-6'), ['same-5', 'same-7', 'same-8']],
+        [
+          'explicit slugs same-n take their suffixes, however far',
+          async () => {
+            for (const [n, slug] of ['same-7', 'same-5', 'same-1', 'same-02'].entries()) {
+              await repository.insert(withSlug(n + 2, slug, true));
+            }
+          },
+          ['same-6', 'same-8', 'same-9'],
+        ],
+        [
+          "an explicit slug that takes another blog's earlier one keeps it held",
+          async ([, b2]) => {
+            await rename(b2, 'elsewhere');
+            await repository.insert(withSlug(2, 'same-2', true));
+            await repository.delete(b2.id, by('alice'));
+          },
+          ['same-5', 'same-6'],
+        ],
+        [
+          'a writer that knows no slugs, and a base that ends in digits',
+          () =>
+            dataSource.query(`INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "slug")
+            VALUES ('t', 'c', 'a', 'x', 'same-5'), ('t', 'c', 'a', 'x', 'same-5-2')`),
+          ['same-6', 'same-7'],
+        ],
+      ])('after same, same-2 … same-4: %s', async (_name, step, expected) => {
+        const blogs = [await make(), await make(), await make(), await make()];
+        expect(blogs.map((blog) => blog.slug)).toEqual(['same', 'same-2', 'same-3', 'same-4']);
+
+        await step(blogs);
+
+        await expect(makeSlugs(expected.length)).resolves.toEqual(expected);
+      });
+
+      it('TRUNCATE frees every suffix', async () => {
+        await makeSlugs(3);
+        await dataSource.query('TRUNCATE "blogs" CASCADE');
+        await expect(makeSlugs(2)).resolves.toEqual(['same', 'same-2']);
+      });
+
+      it('migration AddBlogSlugGaps backfills the gaps that the triggers keep', async () => {
+        const blogs: Blog[] = [];
+        for (let i = 0; i < 6; i += 1) blogs.push(await make());
+        const [, b2, b3] = blogs;
+        await rename(b2, 'other-4');
+        await repository.delete(b3.id, by('alice'));
+        await repository.insert(withSlug(9, 'same-12', true));
+        const gaps = () =>
+          dataSource.query(
+            `SELECT "base", "lowest"::text, "highest"::text FROM "blog_slug_gaps" g ORDER BY g."base", g."highest"`,
+          );
+        const kept = await gaps();
+
+        const runner = dataSource.createQueryRunner();
+        try {
+          await runner.startTransaction();
+          const migration = new AddBlogSlugGaps1795401450000();
+          await migration.down(runner);
+          await migration.up(runner);
+          await runner.commitTransaction();
+        } finally {
+          if (runner.isTransactionActive) await runner.rollbackTransaction();
+          await runner.release();
+        }
+
+        expect(kept).toEqual([
+          { base: 'other', lowest: '2', highest: '3' },
+          { base: 'other', lowest: '5', highest: '9223372036854775807' },
+          { base: 'same', lowest: '3', highest: '3' },
+          { base: 'same', lowest: '7', highest: '11' },
+          { base: 'same', lowest: '13', highest: '9223372036854775807' },
+        ]);
+        await expect(gaps()).resolves.toEqual(kept);
+      });
+
+      it('concurrent creates of one base take the free suffixes in one round each, none tried again', async () => {
+        await makeSlugs(4);
+        await repository.insert(withSlug(2, 'same-7', true));
+        const runner = db.moduleRef.get(StatementRunner);
+        const statements = jest.spyOn(runner, 'onPrimary');
+        // On a server, the creates queue behind a lock on blogs and start together once it goes: the worst race. The
+        // pool's other two connections hold the lock and watch the queue.
+        const CONCURRENT = SERVER_POOL_SIZE - 2;
+        const onServer = Boolean(process.env[E2E_ENV.serverUrl] ?? process.env.DATABASE_URL);
+        const holder = onServer ? dataSource.createQueryRunner() : undefined;
+        try {
+          await holder?.startTransaction();
+          await holder?.query('LOCK TABLE "blogs" IN SHARE MODE');
+          const creates = Promise.all(Array.from({ length: CONCURRENT }, () => make()));
+          while (holder) {
+            const [{ waiting }] = await dataSource.query<{ waiting: number }[]>(
+              `SELECT count(*)::int AS "waiting" FROM pg_stat_activity WHERE "wait_event_type" = 'Lock'
+                AND "query" LIKE '%INSERT INTO "blogs"%'`,
+            );
+            if (waiting >= CONCURRENT) break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await holder?.commitTransaction();
+          const blogs = await creates;
+
+          const suffixes = blogs.map((blog) => Number(blog.slug.slice('same-'.length))).sort((a, b) => a - b);
+          expect(suffixes).toEqual([5, 6, ...Array.from({ length: CONCURRENT - 2 }, (_, i) => i + 8)]);
+          expect(statements).toHaveBeenCalledTimes(CONCURRENT);
+        } finally {
+          if (holder?.isTransactionActive) await holder.rollbackTransaction();
+          await holder?.release();
+          statements.mockRestore();
+        }
+      });
+
+      it("a create after 2,000 blogs of its base reads as few rows as after 20: the base's first gap", async () => {
+        const runner = db.moduleRef.get(StatementRunner);
+        /** Rows all nodes of the plan of the create of `same` returned, over all their loops. */
+        const rowsRead = async (): Promise<number> => {
+          const statements = jest.spyOn(runner, 'onPrimary');
+          try {
+            await make();
+            const [{ text }, values] = statements.mock.calls[0] as [{ text: string }, unknown[]];
+            const [row] = await dataSource.query<{ 'QUERY PLAN': unknown }[]>(
+              `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
+              values,
+            );
+            const plan = row['QUERY PLAN'];
+            const [{ Plan: root }] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: PlanNode }];
+            const sum = (node: PlanNode): number =>
+              node['Actual Rows'] * node['Actual Loops'] + (node.Plans ?? []).reduce((a, n) => a + sum(n), 0);
+            return sum(root);
+          } finally {
+            statements.mockRestore();
+          }
+        };
+        const seed = (count: number) =>
+          bulkSeed(
+            dataSource,
+            count,
+            `INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug")
+             SELECT 't', 'c', 'a', 'alice', now(), CASE WHEN g = 1 THEN 'same' ELSE 'same-' || g END
+             FROM generate_series($1::int, $2::int) g`,
+          );
+
+        await seed(20);
+        const few = await rowsRead();
+        await dataSource.query('TRUNCATE "blogs" CASCADE');
+        await seed(2_000);
+        const many = await rowsRead();
+
+        expect(many).toBeLessThanOrEqual(few);
+        expect(many).toBeLessThan(20);
       });
     });
 

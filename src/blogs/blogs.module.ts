@@ -6,6 +6,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TagsModule } from '../tags/tags.module';
 import { AuthorCount } from './author-count.entity';
 import { BlogCount } from './blog-count.entity';
+import { BlogSlugGap } from './blog-slug-gap.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
 import { Blog } from './blog.entity';
@@ -19,7 +20,7 @@ import { BlogsService } from './blogs.service';
     DatabaseModule,
     IdempotencyModule,
     TagsModule,
-    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug]),
+    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap]),
   ],
   controllers: [BlogsController],
   providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],

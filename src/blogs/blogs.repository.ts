@@ -151,18 +151,31 @@ const suffixed = (n: string): string =>
 const free = (slug: string): string =>
   `NOT EXISTS (SELECT FROM "blogs" WHERE "slug" = ${slug}) AND NOT EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = ${slug})`;
 
-/** SQL: $6 when `explicit` (a `bool` expression) or it is free, else the lowest free of $6-2, $6-3, …: `"slug"`. */
+/** Longest base whose suffixes (at most 18 digits) never cut it: its gaps in `blog_slug_gaps` name its free suffixes. */
+const GAPPED_BASE_MAX_LENGTH = SLUG_MAX_LENGTH - 1 - 18;
+
+/**
+ * The lowest free `$6-n` from the first gap of $6 (none: 2), its row locked until commit, so that concurrent creates
+ * of one base queue for the next suffix; null for a longer base, or if the gap names a held slug.
+ */
+const FROM_GAPS = `SELECT c."slug" FROM (SELECT $6::text || '-' || COALESCE((SELECT g."lowest" FROM "blog_slug_gaps" g
+      WHERE g."base" = $6::text ORDER BY g."highest" LIMIT 1 FOR UPDATE), 2) AS "slug") c
+    WHERE length($6::text) <= ${GAPPED_BASE_MAX_LENGTH} AND ${free('c."slug"')}`;
+
+/**
+ * SQL: $6 when `explicit` (a `bool` expression) or it is free, else the lowest free of $6-2, $6-3, …: `"slug"`, from
+ * the gaps, else by probing the candidates in ascending order.
+ */
 const slugToStore = (explicit: string): string =>
-  `SELECT CASE WHEN ${explicit} OR (${free('$6::text')}) THEN $6::text ELSE (
+  `SELECT CASE WHEN ${explicit} OR (${free('$6::text')}) THEN $6::text ELSE COALESCE((${FROM_GAPS}), (
       SELECT c."slug" FROM (SELECT ${suffixed('s."n"')} AS "slug" FROM (SELECT generate_series(2, 2147483647) AS "n") s) c
-      WHERE ${free('c."slug"')} LIMIT 1) END AS "slug"`;
+      WHERE ${free('c."slug"')} LIMIT 1)) END AS "slug"`;
 
 /**
  * Stores a blog with the slug $6 when $7 (explicit; an earlier slug of another blog stops leading there), else with
- * the lowest free of $6, $6-2, … among every slug held or once held: the candidates are generated in the select list
- * (a pipelined set-returning function, in ascending order) and the first free one ends the search. A concurrent create
- * may take it first: the unique index refuses the second, which is tried again (docs/architecture.md, "Publishing
- * and slugs").
+ * the lowest free of $6, $6-2, … among every slug held or once held: the first of the base's free suffixes, kept as
+ * gaps by triggers. A concurrent create may take the base or a base's first suffix first: the unique index refuses the
+ * second, which is tried again (docs/architecture.md, "Publishing and slugs").
  */
 const INSERT: PreparedStatement = {
   name: 'blogs.insert',
