@@ -182,7 +182,11 @@ export const ApiCreateBlog = (): MethodDecorator =>
         `content type (415), body (400); ${WHILE_READING}`,
     }),
     ApiBearerAuth(BEARER_SCHEME),
-    ApiBody({ type: CreateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiBody({
+      type: CreateBlogDto,
+      description:
+        '`title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400.',
+    }),
     ApiCreatedResponse({
       type: BlogResponse,
       description: 'The blog as stored.',
@@ -220,7 +224,8 @@ export const ApiUpdateBlog = (): MethodDecorator =>
       operationId: 'updateBlog',
       summary: 'Replace a blog',
       description:
-        'A full replacement of `title`, `content` and `author`. ' +
+        'A full replacement of `title`, `content` and `author`; `status`, `publishedAt`, `slug` and `tags` keep ' +
+        'their stored values when not sent. ' +
         `${WHO_MAY_WRITE} update a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
         `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
@@ -229,7 +234,11 @@ export const ApiUpdateBlog = (): MethodDecorator =>
     ApiBearerAuth(BEARER_SCHEME),
     ApiParam(ID_PARAM),
     ApiPreconditionHeaders('Update'),
-    ApiBody({ type: UpdateBlogDto, description: 'Exactly `title`, `content` and `author`.' }),
+    ApiBody({
+      type: UpdateBlogDto,
+      description:
+        '`title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400.',
+    }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
     ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
   );
@@ -241,8 +250,9 @@ export const ApiPatchBlog = (): MethodDecorator =>
       operationId: 'patchBlog',
       summary: 'Change some fields of a blog',
       description:
-        'A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others ' +
-        'keep their values; `null` (which would remove a field) is 400. ' +
+        'A JSON Merge Patch (RFC 7396) of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`: ' +
+        'the fields given are set, the others keep their values; `null` (which would remove a field) is 400, except ' +
+        '`publishedAt: null` with `status: "draft"`. ' +
         `${WHO_MAY_WRITE} change a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
         `id (400), content type (415), body (400), existence (404), ownership (403); ${WHILE_READING} ` +
@@ -252,7 +262,11 @@ export const ApiPatchBlog = (): MethodDecorator =>
     ApiParam(ID_PARAM),
     ApiPreconditionHeaders('Change'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
-    ApiBody({ type: PatchBlogDto, description: 'At least one of `title`, `content` and `author`, nothing else.' }),
+    ApiBody({
+      type: PatchBlogDto,
+      description:
+        'At least one of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`, nothing else.',
+    }),
     ApiOkResponse({
       type: BlogResponse,
       description: 'The whole blog as stored.',
