@@ -6,7 +6,8 @@
 // 1. its version is the API contract's (openapi.json info.version);
 // 2. `npm pack` builds it (prepack) and the tarball is installed into an empty temporary project, which gets
 //    openapi-fetch from the tarball's dependencies, not from this repository;
-// 3. tsc type-checks, in that project, a script with a misspelt body field (it must fail, on that field) and a
+// 3. tsc type-checks, in that project, a script with a misspelt body field in a PATCH and a POST (each must fail, with
+//    a message naming the field) and a
 //    correct ESM script and CommonJS script (they must compile);
 // 4. both run against the built service (dist/main.js, built when missing) on a free port of 127.0.0.1 with a fresh
 //    embedded database: create → list → patch → delete (ESM), list (CommonJS).
@@ -99,6 +100,7 @@ const TYPO = `import { createBlogClient } from '@blog-service/client';
 
 const blogs = createBlogClient('http://127.0.0.1:3000');
 export const patched = blogs.PATCH('/api/v1/blogs/{id}', { params: { path: { id: 1 } }, body: { titel: 'x' } });
+export const created = blogs.POST('/api/v1/blogs', { body: { title: 'a', content: 'b', author: 'c', titel: 'x' } });
 `;
 
 try {
@@ -142,9 +144,11 @@ try {
     JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ['typo.ts'] }),
   );
 
-  const typo = run(process.execPath, [TSC, '-p', 'tsconfig.typo.json'], { cwd: project });
-  if (typo.code === 0 || !/typo\.ts\(4,\d+\): error TS\d+/.test(typo.output))
-    fail(`tsc accepted the body { titel: 'x' } (exit ${typo.code}):\n${typo.output}`);
+  // One error on each line with a misspelt field (PATCH, POST), its message naming the field.
+  const typo = run(process.execPath, [TSC, '-p', 'tsconfig.typo.json', '--pretty', 'false'], { cwd: project });
+  for (const line of [4, 5])
+    if (typo.code === 0 || !new RegExp(`typo\\.ts\\(${line},\\d+\\): error TS\\d+: .*'titel'`).test(typo.output))
+      fail(`tsc did not refuse the field titel on line ${line}, naming it (exit ${typo.code}):\n${typo.output}`);
   mustRun('tsc on the correct scripts', process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project });
 
   if (!existsSync(join(ROOT, 'dist', 'main.js')))

@@ -114,8 +114,12 @@ describe('GET /metrics (Prometheus)', () => {
       (error: unknown) => error,
     );
     try {
-      await sleep(50);
-      const busy = await scrape();
+      // The queued query waits as soon as it asks the pool: scrape until it shows (the test's timeout bounds it).
+      let busy = await scrape();
+      while (sample(busy, 'db_pool_connections', { state: 'waiting' }) === 0) {
+        await sleep(20);
+        busy = await scrape();
+      }
       expect({
         inUse: sample(busy, 'db_pool_connections', { state: 'in_use' }),
         idle: sample(busy, 'db_pool_connections', { state: 'idle' }),

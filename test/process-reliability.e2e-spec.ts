@@ -57,12 +57,21 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-/** A POST whose body is sent in two halves: the first now, the second when `finish` is called. */
+/** Polls every 50 ms until `condition` holds (the test's timeout bounds the wait). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
+
+/**
+ * A POST whose body is sent in two halves: the first once the server has the request (its
+ * `100 Continue` answers `Expect: 100-continue`, so `accepted` proves the request is in progress
+ * on the server), the second when `finish` is called.
+ */
 function startSlowUpload(
   port: number,
   auth: string,
   body: BlogInput,
-): { finish: () => void; result: Promise<Exchange> } {
+): { accepted: Promise<void>; finish: () => void; result: Promise<Exchange> } {
   const json = JSON.stringify(body);
   const cut = Math.floor(json.length / 2);
   const startedAt = Date.now();
@@ -75,6 +84,7 @@ function startSlowUpload(
       Authorization: auth,
       'Content-Type': 'application/json',
       'Content-Length': String(Buffer.byteLength(json)),
+      Expect: '100-continue',
     },
   });
   const result = new Promise<Exchange>((done) => {
@@ -87,8 +97,9 @@ function startSlowUpload(
       done({ error: error.code ?? error.message, text: '', startedAt, endedAt: Date.now() }),
     );
   });
-  req.write(json.slice(0, cut));
-  return { finish: () => req.end(json.slice(cut)), result };
+  const accepted = new Promise<void>((done) => req.once('continue', () => req.write(json.slice(0, cut), () => done())));
+  req.flushHeaders();
+  return { accepted, finish: () => req.end(json.slice(cut)), result };
 }
 
 describe('graceful shutdown on SIGTERM (the built service under load)', () => {
@@ -125,12 +136,13 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
         }
       });
 
-      // Slow uploads: headers and half the body now, the rest 1.5 s after SIGTERM, so these
-      // requests are in flight, on open connections, for the whole drain.
+      // Slow uploads: headers and half the body before SIGTERM, the rest 1.5 s after it, so these
+      // requests are in flight, on open connections, for the whole drain. The signal waits until
+      // the server has every one of them and the steady load has had 12 answers (however busy the machine).
       const slowBodies = Array.from({ length: 10 }, (_, i) => blogInput(`slow ${i}`));
       const slow = slowBodies.map((body) => startSlowUpload(service.port, auth, body));
-
-      await sleep(1_000);
+      await Promise.all(slow.map((upload) => upload.accepted));
+      await until(() => steady.length >= 12);
       sigtermAt = Date.now();
       service.signal('SIGTERM');
       setTimeout(() => slow.forEach((upload) => upload.finish()), 1_500);
@@ -206,13 +218,18 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
           Authorization: authorization('alice'),
           'Content-Type': 'application/json',
           'Content-Length': '1000',
+          Expect: '100-continue',
         },
       });
       const stalledError = new Promise<string>((done) =>
         stalled.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message)),
       );
-      stalled.write('{"title":'); // and never the rest
-      await sleep(300);
+      // Once the server has the request (its 100 Continue), the start of a body, and never the rest.
+      const accepted = new Promise<void>((done) =>
+        stalled.once('continue', () => stalled.write('{"title":', () => done())),
+      );
+      stalled.flushHeaders();
+      await accepted;
       const sigtermAt = Date.now();
       service.signal('SIGTERM');
       const exit = await service.exited;
@@ -442,7 +459,8 @@ if (clusterUnavailable !== undefined)
           }
         });
 
-        await sleep(1_500);
+        // Each phase lasts until it has the requests its assertions count, however busy the machine.
+        await until(() => blogs.size > 20);
         const stopStarted = Date.now();
         await pg.stop('immediate');
         const stopped = Date.now();
@@ -453,10 +471,11 @@ if (clusterUnavailable !== undefined)
           readyDuringOutage.push(await service.request({ path: '/health/ready' }));
           liveDuringOutage.push(await service.request({ path: '/health/live' }));
         }
+        await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= stopped).length > 20);
         const startStarted = Date.now();
         await pg.start();
         const started = Date.now();
-        await sleep(7_000);
+        await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= started + BOUND_MS).length > 20);
         loading = false;
         await Promise.all(workers);
 

@@ -204,7 +204,8 @@ export const ApiCreateBlog = (): MethodDecorator =>
     ApiBearerAuth(BEARER_SCHEME),
     ApiBody({
       type: CreateBlogDto,
-      description: 'Exactly `title`, `content` and `author`.',
+      description:
+        '`title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400.',
       examples: CREATE_EXAMPLES,
     }),
     ApiCreatedResponse({
@@ -244,7 +245,8 @@ export const ApiUpdateBlog = (): MethodDecorator =>
       operationId: 'updateBlog',
       summary: 'Replace a blog',
       description:
-        'A full replacement of `title`, `content` and `author`. ' +
+        'A full replacement of `title`, `content` and `author`; `status`, `publishedAt`, `slug` and `tags` keep ' +
+        'their stored values when not sent. ' +
         `${WHO_MAY_WRITE} update a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
         `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
@@ -255,7 +257,8 @@ export const ApiUpdateBlog = (): MethodDecorator =>
     ApiPreconditionHeaders('Update'),
     ApiBody({
       type: UpdateBlogDto,
-      description: 'Exactly `title`, `content` and `author`.',
+      description:
+        '`title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400.',
       examples: UPDATE_EXAMPLES,
     }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
@@ -269,8 +272,9 @@ export const ApiPatchBlog = (): MethodDecorator =>
       operationId: 'patchBlog',
       summary: 'Change some fields of a blog',
       description:
-        'A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others ' +
-        'keep their values; `null` (which would remove a field) is 400. ' +
+        'A JSON Merge Patch (RFC 7396) of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`: ' +
+        'the fields given are set, the others keep their values; `null` (which would remove a field) is 400, except ' +
+        '`publishedAt: null` with `status: "draft"`. ' +
         `${WHO_MAY_WRITE} change a blog. ` +
         '`updatedAt` moves forward. Checks run in this order: token (401), ' +
         `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
@@ -282,7 +286,8 @@ export const ApiPatchBlog = (): MethodDecorator =>
     ApiConsumes(...bodyMediaTypes('PATCH')),
     ApiBody({
       type: PatchBlogDto,
-      description: 'At least one of `title`, `content` and `author`, nothing else.',
+      description:
+        'At least one of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`, nothing else.',
       examples: PATCH_EXAMPLES,
     }),
     ApiOkResponse({

@@ -26,18 +26,22 @@ type PathsWith<M extends BodyMethod> = {
 /** The body the operation `M` of `P` accepts. */
 type BodyOf<P extends keyof paths, M extends BodyMethod> = NonNullable<MaybeOptionalInit<paths[P], M>>['body'];
 
-/**
- * Types each property of `Init['body']` that `Body` does not have as `never`. openapi-fetch infers its options as a
- * type parameter, which escapes TypeScript's excess property check; the server answers 400 to an unknown field.
- */
-type NoUnknownFields<Init, Body> = Init extends { body: infer Sent }
-  ? { body: { [K in Exclude<keyof Sent, keyof NonNullable<Body>>]: never } }
-  : unknown;
+/** Types each property of `Sent` that `Body` lacks as a message naming it (the server answers 400 to it). */
+type NoUnknownFields<Sent, Body> = {
+  [K in Exclude<keyof Sent, keyof NonNullable<Body>>]: `'${K & string}' is not a property of this request body`;
+};
 
-/** A body-sending method of openapi-fetch whose body may hold only the fields of the operation's schema. */
-type ExactBodyMethod<M extends BodyMethod> = <P extends PathsWith<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+/**
+ * A body-sending method of openapi-fetch whose body may hold only the fields of the operation's schema. openapi-fetch
+ * infers its options as a type parameter, which escapes TypeScript's excess property check: `Sent` is the body's type.
+ */
+type ExactBodyMethod<M extends BodyMethod> = <
+  P extends PathsWith<M>,
+  Init extends MaybeOptionalInit<paths[P], M>,
+  Sent extends BodyOf<P, M>,
+>(
   url: P,
-  init: Init & NoUnknownFields<Init, BodyOf<P, M>>,
+  init: Init & { body: Sent & NoUnknownFields<Sent, BodyOf<P, M>> },
 ) => Promise<FetchResponse<NonNullable<paths[P][M]>, Init, `${string}/${string}`>>;
 
 /** The openapi-fetch client of the blog service; `POST`, `PUT` and `PATCH` refuse a body field the API does not know. */

@@ -116,7 +116,7 @@ export interface paths {
         get: operations["getBlog"];
         /**
          * Replace a blog
-         * @description A full replacement of `title`, `content` and `author`. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
+         * @description A full replacement of `title`, `content` and `author`; `status`, `publishedAt`, `slug` and `tags` keep their stored values when not sent. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may update a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
          */
         put: operations["updateBlog"];
         post?: never;
@@ -129,7 +129,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a blog
-         * @description A JSON Merge Patch (RFC 7396) of `title`, `content` and `author`: the fields given are set, the others keep their values; `null` (which would remove a field) is 400. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may change a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
+         * @description A JSON Merge Patch (RFC 7396) of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`: the fields given are set, the others keep their values; `null` (which would remove a field) is 400, except `publishedAt: null` with `status: "draft"`. Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may change a blog. `updatedAt` moves forward. Checks run in this order: token (401), id (400), content type (415), body (400), existence and visibility (404), ownership (403); body size (413) and malformed JSON (400) are checked while the body is read. With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.
          */
         patch: operations["patchBlog"];
         trace?: never;
@@ -943,7 +943,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Exactly `title`, `content` and `author`. */
+        /** @description `title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateBlogDto"];
@@ -1370,7 +1370,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Exactly `title`, `content` and `author`. */
+        /** @description `title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateBlogDto"];
@@ -1721,7 +1721,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At least one of `title`, `content` and `author`, nothing else. */
+        /** @description At least one of `title`, `content`, `author`, `status`, `publishedAt`, `slug` and `tags`, nothing else. */
         requestBody: {
             content: {
                 "application/merge-patch+json": components["schemas"]["PatchBlogDto"];
