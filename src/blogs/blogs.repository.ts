@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { VersionCondition } from '../common/http/versioned-entity-tag';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
-import { isUniqueViolation } from '../database/database-errors';
+import { isDeadlock, isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
 import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
@@ -304,7 +304,7 @@ export class BlogsRepository {
 
   /**
    * Stores a new blog; the database assigns `id`, both (equal) timestamps and `version` 1. A slug made from a base
-   * is tried again when a concurrent create took it first.
+   * is tried again when a concurrent create took it first, and any create when it met a deadlock on the slug gaps.
    * @throws SlugTakenError when an explicit slug is another blog's current one.
    */
   async insert(blog: NewBlog): Promise<Blog> {
@@ -318,6 +318,7 @@ export class BlogsRepository {
         const { rows } = await this.sql.onPrimary<Row>(statement, values);
         return this.toEntity(rows[0]);
       } catch (error) {
+        if (isDeadlock(error)) continue;
         if (!isUniqueViolation(error, SLUG_INDEXES)) throw error;
         // Each refusal means another create took the candidate, so the next try sees one more slug taken.
         if (slug.explicit) throw new SlugTakenError(`slug ${slug.value} is taken`, { cause: error });
@@ -329,6 +330,7 @@ export class BlogsRepository {
    * Applies `changes`, advances `updatedAt` strictly and increments `version`, when the blog meets `condition` and
    * the requirement of `changes.publication`.
    * @returns the row as stored, or null when no row changed.
+   * A statement that met a deadlock on the slug gaps (rolled back whole) runs again.
    * @throws SlugTakenError when `changes.slug` is another blog's current slug.
    */
   async update(id: number, changes: BlogChanges, condition: WriteCondition): Promise<Blog | null> {
@@ -339,22 +341,32 @@ export class BlogsRepository {
       ...[...this.writable(id, condition), title, content, author, change.kind, instant, requirement, slug],
       ...[tags?.slugs ?? null, tags?.names ?? null],
     ];
-    try {
-      const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
-      return rows.length > 0 ? this.toEntity(rows[0]) : null;
-    } catch (error) {
-      if (isUniqueViolation(error, SLUG_INDEXES)) throw new SlugTakenError(`slug ${slug} is taken`, { cause: error });
-      throw error;
+    for (;;) {
+      try {
+        const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
+        return rows.length > 0 ? this.toEntity(rows[0]) : null;
+      } catch (error) {
+        if (isDeadlock(error)) continue;
+        if (isUniqueViolation(error, SLUG_INDEXES)) throw new SlugTakenError(`slug ${slug} is taken`, { cause: error });
+        throw error;
+      }
     }
   }
 
   /**
-   * Deletes the blog when it meets `condition`; its slugs go with it.
+   * Deletes the blog when it meets `condition`; its slugs go with it. A statement that met a deadlock on the slug gaps
+   * runs again.
    * @returns whether a row was deleted.
    */
   async delete(id: number, condition: WriteCondition): Promise<boolean> {
-    const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, condition));
-    return rowCount > 0;
+    for (;;) {
+      try {
+        const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, condition));
+        return rowCount > 0;
+      } catch (error) {
+        if (!isDeadlock(error)) throw error;
+      }
+    }
   }
 
   /** The parameters $1-$5 of {@link WRITABLE}. */

@@ -2,7 +2,7 @@ import { ArgumentsHost, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter, ErrorBody, RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
-import { isDatabaseUnavailableError, isUniqueViolation, mapDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailableError, isDeadlock, isUniqueViolation, mapDatabaseUnavailable } from './database-errors';
 
 const withCode = (code: string, message = `error ${code}`): Error => Object.assign(new Error(message), { code });
 
@@ -164,5 +164,17 @@ describe('isUniqueViolation', () => {
     ['not an object', 'IDX_a', false],
   ])('%s → %j', (_name, error, expected) => {
     expect(isUniqueViolation(error, ['IDX_a'])).toBe(expected);
+  });
+});
+
+describe('isDeadlock', () => {
+  it.each([
+    ['SQLSTATE 40P01', withCode('40P01'), true],
+    ['a serialization failure (40001)', withCode('40001'), false],
+    ['a unique violation', withCode('23505'), false],
+    ['not an object', '40P01', false],
+    ['null', null, false],
+  ])('%s → %j', (_name, error, expected) => {
+    expect(isDeadlock(error)).toBe(expected);
   });
 });

@@ -80,7 +80,8 @@ export class AddBlogSlugGaps1795401450000 implements MigrationInterface {
           OR EXISTS (SELECT FROM "blog_slugs" s WHERE s."slug" = $1) THEN
           RETURN;
         END IF;
-        -- Gaps are locked from the higher down, as every writer does.
+        -- Gaps are locked from the higher down; writers that lock gaps in another order meet a deadlock (40P01), which the
+        -- repository runs again.
         SELECT * INTO above FROM "blog_slug_gaps" g WHERE g."base" = m[1] AND g."highest" >= n
           ORDER BY g."highest" LIMIT 1 FOR UPDATE;
         IF NOT FOUND OR above."lowest" <= n THEN RETURN; END IF;
@@ -114,12 +115,13 @@ export class AddBlogSlugGaps1795401450000 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     // Row-level, with a WHEN that PostgreSQL evaluates before calling the function: a slug without a suffix pays nothing.
-    // A slug a blog leaves goes to blog_slugs (still held); one an explicit create or a rename takes leaves it (held).
+    // A slug a blog leaves goes to blog_slugs still held, so inserts there take nothing (and lock no gap); one an
+    // explicit create or a rename takes from blog_slugs leaves it held by the blog.
+    await queryRunner.query(
+      `CREATE TRIGGER "blogs_slug_taken" AFTER INSERT ON "blogs" FOR EACH ROW
+        WHEN (NEW."slug" ~ ${SUFFIXED}) EXECUTE FUNCTION "blog_slugs_held"()`,
+    );
     for (const table of ['blogs', 'blog_slugs']) {
-      await queryRunner.query(
-        `CREATE TRIGGER "${table}_slug_taken" AFTER INSERT ON "${table}" FOR EACH ROW
-          WHEN (NEW."slug" ~ ${SUFFIXED}) EXECUTE FUNCTION "blog_slugs_held"()`,
-      );
       await queryRunner.query(
         `CREATE TRIGGER "${table}_slug_freed" AFTER DELETE ON "${table}" FOR EACH ROW
           WHEN (OLD."slug" ~ ${SUFFIXED}) EXECUTE FUNCTION "blog_slugs_held"()`,
@@ -140,8 +142,8 @@ export class AddBlogSlugGaps1795401450000 implements MigrationInterface {
     await queryRunner.query(`DROP TRIGGER "blogs_slug_renamed" ON "blogs"`);
     for (const table of ['blogs', 'blog_slugs']) {
       await queryRunner.query(`DROP TRIGGER "${table}_slug_freed" ON "${table}"`);
-      await queryRunner.query(`DROP TRIGGER "${table}_slug_taken" ON "${table}"`);
     }
+    await queryRunner.query(`DROP TRIGGER "blogs_slug_taken" ON "blogs"`);
     await queryRunner.query(`DROP FUNCTION "blog_slugs_held_truncated"()`);
     await queryRunner.query(`DROP FUNCTION "blog_slugs_held"()`);
     await queryRunner.query(`DROP FUNCTION "blog_slug_freed"(text)`);
