@@ -4,7 +4,12 @@ import { EventRelayJob } from '../events/event-relay.job';
 import { EventsService } from '../events/events.service';
 import { JobQueue, QueueWorker } from '../jobs/job-queue';
 import { WebhookMetrics } from './webhook.metrics';
-import { ADDED_WORKERS_IDLE_MS, WEBHOOK_DELIVERY_QUEUE, WebhookDeliveryJob } from './webhook-delivery.job';
+import {
+  ADDED_WORKERS_IDLE_MS,
+  MAX_DELIVERY_WORKERS,
+  WEBHOOK_DELIVERY_QUEUE,
+  WebhookDeliveryJob,
+} from './webhook-delivery.job';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -68,6 +73,19 @@ describe('WebhookDeliveryJob workers', () => {
       [WEBHOOK_DELIVERY_QUEUE, { pollingIntervalSeconds: 60, localConcurrency: 10, localGroupConcurrency: 10 }],
       [WEBHOOK_DELIVERY_QUEUE, { pollingIntervalSeconds: 60, localConcurrency: 10, localGroupConcurrency: 10 }],
     ]);
+  });
+
+  it.each([
+    [MAX_DELIVERY_WORKERS - 10, 1],
+    [MAX_DELIVERY_WORKERS - 9, 0],
+    [MAX_DELIVERY_WORKERS, 0],
+  ])('with %i workers, all busy, starts %i sets of 10: never more than MAX_DELIVERY_WORKERS', async (count, sets) => {
+    workers = workerSet('base', count, count);
+    adding(10);
+
+    await attempt();
+
+    expect(jobs.addWorkers).toHaveBeenCalledTimes(sets);
   });
 
   it('starts none while 10 are idle', async () => {

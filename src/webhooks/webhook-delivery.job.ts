@@ -26,6 +26,12 @@ export const DELIVERY_WORKERS = 25;
  */
 export const SPARE_WORKERS = DELIVERIES_PER_WEBHOOK;
 
+/**
+ * Delivery workers of one process at most: {@link SPARE_WORKERS} stop being added there, so that a storm of hanging
+ * receivers cannot crowd the database pool the requests share (docs/architecture.md, "Webhooks").
+ */
+export const MAX_DELIVERY_WORKERS = 500;
+
 /** Seconds between two fetches of an idle added worker: they are woken like the others, and stop when idle. */
 export const ADDED_WORKER_POLLING_SECONDS = 60;
 
@@ -105,13 +111,16 @@ export class WebhookDeliveryJob implements OnModuleInit {
 
   /**
    * Starts {@link DELIVERIES_PER_WEBHOOK} more workers (pg-boss `work()`, sharing the queue's per-webhook limit) while
-   * fewer than {@link SPARE_WORKERS} of this process's are idle; they fetch at once.
+   * fewer than {@link SPARE_WORKERS} of this process's are idle, up to {@link MAX_DELIVERY_WORKERS}; they fetch at once.
    */
   private async keepSpareWorkers(): Promise<void> {
     if (this.adding) return;
     this.adding = true;
     try {
-      while (this.jobs.workers(WEBHOOK_DELIVERY_QUEUE).filter((worker) => !worker.busy).length < SPARE_WORKERS) {
+      for (;;) {
+        const workers = this.jobs.workers(WEBHOOK_DELIVERY_QUEUE);
+        const idle = workers.filter((worker) => !worker.busy).length;
+        if (idle >= SPARE_WORKERS || workers.length + DELIVERIES_PER_WEBHOOK > MAX_DELIVERY_WORKERS) return;
         const id = await this.jobs.addWorkers(WEBHOOK_DELIVERY_QUEUE, {
           pollingIntervalSeconds: ADDED_WORKER_POLLING_SECONDS,
           localConcurrency: DELIVERIES_PER_WEBHOOK,
