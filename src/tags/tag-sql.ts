@@ -5,7 +5,7 @@ import { scheduledBlogs } from '../blogs/scheduled-blogs';
 /**
  * SQL: the blog `alias` is scheduled at the instant `now` (a parameter). The upper bound, true of every blog, makes the
  * condition a range to the planner, which then estimates 0.5 % of the rows rather than a third for an unknown `now`
- * (docs/performance.md, "Scheduled blogs"). Counts of scheduled blogs read {@link scheduledBlogs} instead.
+ * (docs/performance.md, "Scheduled blogs behind a function"). Counts of scheduled blogs read {@link scheduledBlogs} instead.
  */
 export const scheduledSql = (now: string, alias = ''): string =>
   `${alias}"published_at" > ${now} AND ${alias}"published_at" < 'infinity'`;
