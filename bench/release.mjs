@@ -1,9 +1,10 @@
 // `--against <ref>`: a build of another commit, run by the bench as one more server. The ref is
 // checked out with `git worktree add --detach` into a temporary directory outside the repository,
-// then `npm ci` and `npm run build` run there. The worktree is removed by its `remove()`, which
+// then `npm ci` (or, when its package-lock.json is the repository's, a link to the repository's node_modules: the same
+// install) and `npm run build` run there. The worktree is removed by its `remove()`, which
 // the bench calls at the end (also after a failure or a signal), and on process exit.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,8 +41,13 @@ export async function prepareRelease(root, ref, { children, log }) {
   try {
     log(`release ${short} (${ref}): git worktree in ${dir}`);
     git(root, ['worktree', 'add', '--detach', dir, sha]);
-    log(`release ${short}: npm ci`);
-    await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], dir, children);
+    if (sameInstall(root, dir)) {
+      log(`release ${short}: package-lock.json as in the repository: its node_modules linked`);
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    } else {
+      log(`release ${short}: npm ci`);
+      await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], dir, children);
+    }
     log(`release ${short}: npm run build`);
     await run('npm', ['run', '-s', 'build'], dir, children);
   } catch (error) {
@@ -49,6 +55,12 @@ export async function prepareRelease(root, ref, { children, log }) {
     throw error;
   }
   return { dir, sha, short, name: `release ${short}`, nodeOptions: dockerNodeOptions(dir) ?? '', remove };
+}
+
+/** Whether `dir`'s package-lock.json is `root`'s, and `root` has node_modules installed. */
+function sameInstall(root, dir) {
+  const lock = (at) => readFileSync(join(at, 'package-lock.json'), 'utf8');
+  return existsSync(join(root, 'node_modules', '.package-lock.json')) && lock(root) === lock(dir);
 }
 
 /** The `NODE_OPTIONS="…"` of the Dockerfile in `dir`, or undefined when it has none. */

@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { BLOGS, BODY, createBlog } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 
@@ -11,8 +9,7 @@ describe('conditional reads through the Fetch API', () => {
   let etag: string;
 
   beforeAll(async () => {
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = (t.app.getHttpServer() as Server).address() as AddressInfo;
+    const port = await t.listen();
     const created = await createBlog(t, 'alice', BODY);
     url = `http://127.0.0.1:${port}${BLOGS}/${created.body.id}`;
     etag = created.headers.etag;

@@ -1,5 +1,4 @@
-import { get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { BLOGS, createBlog } from './support/blog-api';
 import { useTestApp } from './support/test-app';
@@ -18,8 +17,7 @@ describe('response compression (Accept-Encoding)', () => {
   let smallId: number;
 
   beforeAll(async () => {
-    await t.app.listen(0, '127.0.0.1');
-    port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
+    port = await t.listen();
     for (let i = 0; i < 5; i += 1) await createBlog(t, 'alice', { content: `${'lorem ipsum '.repeat(850)}${i}` });
     smallId = (await createBlog(t, 'alice', { content: 'short' })).body.id;
   });

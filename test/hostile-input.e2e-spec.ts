@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { Agent, request as httpRequest, Server, STATUS_CODES } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request as httpRequest, STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, INT4_MAX, ISO_UTC_MS } from './support/blog-api';
 import { useTestApp } from './support/test-app';
@@ -59,8 +58,7 @@ afterAll(() => {
 const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
 
 beforeAll(async () => {
-  await t.app.listen(0, '127.0.0.1');
-  port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
+  port = await t.listen();
   embedded = t.database.kind === 'embedded';
   owner = bearer(t.token('fuzzer'));
   ownedId = (await t.http.post(BLOGS).set('Authorization', owner).send(BODY).expect(201)).body.id;

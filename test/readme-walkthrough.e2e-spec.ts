@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BLOGS, createBlog } from './support/blog-api';
@@ -23,8 +21,7 @@ describe("the README's curl walk-through", () => {
   let otherIds: number[];
 
   beforeAll(async () => {
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = (t.app.getHttpServer() as Server).address() as AddressInfo;
+    const port = await t.listen();
     otherIds = [(await createBlog(t, 'carol')).body.id, (await createBlog(t, 'carol')).body.id];
     const [start, ...rest] = walkthroughBlocks();
     // The first block starts the service and sets the variables: here the app runs already.

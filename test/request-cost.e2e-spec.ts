@@ -1,5 +1,4 @@
-import { request as httpRequest, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { BLOGS, BODY, bearer, sleep } from './support/blog-api';
@@ -22,8 +21,7 @@ let token: string;
 let blogId: number;
 
 beforeAll(async () => {
-  await t.app.listen(0, '127.0.0.1');
-  port = ((t.app.getHttpServer() as Server).address() as AddressInfo).port;
+  port = await t.listen();
   token = bearer(t.token('owner'));
   blogId = (await t.http.post(BLOGS).set('Authorization', token).send(BODY).expect(201)).body.id;
 });

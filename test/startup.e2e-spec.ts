@@ -14,17 +14,15 @@ import {
 
 // Configuration: a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
-// and tests (`npm run token -- --sub alice`). Real processes are spawned: the service through
-// ts-node (transpile-only) from a scratch directory that has no `.env`; `npm run start:prod` on a
-// fresh build; the TypeORM CLI (`ormconfig.ts`) through `npm run migration:show`.
+// and tests (`npm run token -- --sub alice`). Real processes are spawned: the service built once for the file (what
+// `npm run build` makes, in a scratch directory) and started with `node dist/main.js` from a scratch directory that has
+// no `.env`; `npm run start:prod` on that build; the TypeORM CLI (`ormconfig.ts`) through `npm run migration:show`.
 
 const ROOT = resolve(__dirname, '..');
-const MAIN = join(ROOT, 'src', 'main.ts');
-const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
 const PROCESS_TIMEOUT_MS = 45_000;
 
-// Each test starts processes (ts-node, a first PGlite initialisation): minutes on a busy machine.
+// Each test starts processes (a first PGlite initialisation, npm): minutes on a busy machine.
 jest.setTimeout(180_000);
 
 const children = new Set<ChildProcess>();
@@ -83,11 +81,33 @@ function run(
   });
 }
 
-/** Starts the service (`src/main.ts`) from a scratch directory with exactly `vars` configured. */
+// A scratch copy of what `npm run build` makes, so the file neither needs nor disturbs ./dist (and no `.env` is near):
+// `dist/` compiled with the build's tsconfig (what `nest build` runs), the real package.json (its `start:prod` script is
+// under test) and node_modules.
+let app: string;
+
+beforeAll(async () => {
+  app = scratchDir();
+  const build = await run(process.execPath, scratchBuildArguments(join(app, 'dist')), {
+    cwd: ROOT,
+    env: childEnvironment({}),
+    timeoutMs: 60_000,
+  });
+  expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
+  copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+}, 90_000);
+
+/** `node dist/main.js` of the scratch build, from a scratch directory, with exactly `vars` configured. */
+function startService(vars: Record<string, string | undefined>): ChildProcess {
+  return start(process.execPath, [join(app, 'dist', 'main.js')], { cwd: scratchDir(), env: childEnvironment(vars) });
+}
+
+/** Runs the built service from a scratch directory with exactly `vars` configured, to its end. */
 function runService(vars: Record<string, string | undefined>, timeoutMs?: number): Promise<Exit> {
-  return run(process.execPath, ['-r', TS_NODE, MAIN], {
+  return run(process.execPath, [join(app, 'dist', 'main.js')], {
     cwd: scratchDir(),
-    env: childEnvironment({ TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...vars }),
+    env: childEnvironment(vars),
     timeoutMs,
   });
 }
@@ -281,16 +301,7 @@ describe('start-up with a bad configuration', () => {
     'development, HOST $label: listens on $serves only, logs that address and a token without the admin scope',
     async ({ host, serves, refuses }) => {
       const port = await freePort();
-      const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
-        cwd: scratchDir(),
-        env: childEnvironment({
-          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-          NODE_ENV: 'development',
-          HOST: host,
-          PORT: String(port),
-          DATA_DIR: scratchDir(),
-        }),
-      });
+      const child = startService({ NODE_ENV: 'development', HOST: host, PORT: String(port), DATA_DIR: scratchDir() });
       const output = collectOutput(child);
       try {
         let live: number | undefined;
@@ -326,16 +337,7 @@ describe('start-up with a bad configuration', () => {
 
   it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
     const port = await freePort();
-    const child = start(process.execPath, ['-r', TS_NODE, MAIN], {
-      cwd: scratchDir(),
-      env: childEnvironment({
-        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-        NODE_ENV: 'test',
-        PORT: String(port),
-        JWT_SECRET: SECRET,
-        DATA_DIR: scratchDir(),
-      }),
-    });
+    const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
@@ -362,23 +364,6 @@ describe('start-up with a bad configuration', () => {
 });
 
 describe('npm run start:prod (the built service, production mode)', () => {
-  // A scratch copy of what `npm run build` makes, so the test neither needs nor disturbs ./dist
-  // (and no `.env` is near): `dist/` compiled with the build's tsconfig (what `nest build` runs),
-  // the real package.json (its `start:prod` script is what is under test) and node_modules.
-  let app: string;
-
-  beforeAll(async () => {
-    app = scratchDir();
-    const build = await run(process.execPath, scratchBuildArguments(join(app, 'dist')), {
-      cwd: ROOT,
-      env: childEnvironment({}),
-      timeoutMs: 60_000,
-    });
-    expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
-    copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
-    symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
-  }, 90_000);
-
   /** `npm run -s start:prod` in the scratch build with exactly `vars` configured (no NODE_ENV). */
   function startProd(vars: Record<string, string | undefined>): ChildProcess {
     return start('npm', ['run', '-s', 'start:prod'], { cwd: app, env: childEnvironment(vars) });

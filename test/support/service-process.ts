@@ -176,14 +176,18 @@ export class ServiceProcess {
   /**
    * Starts `node <mainJs>` from a scratch directory (no `.env` near) with exactly `vars` (plus
    * `PORT`, a free port, unless given, and `RATE_LIMIT_ENABLED=false` unless given) on top of the
-   * runner's environment stripped of every service variable.
+   * runner's environment stripped of every service variable; with `node` (the runner's node unless given).
    */
-  static async start(mainJs: string, vars: Record<string, string | undefined>): Promise<ServiceProcess> {
+  static async start(
+    mainJs: string,
+    vars: Record<string, string | undefined>,
+    node = process.execPath,
+  ): Promise<ServiceProcess> {
     const port = vars.PORT === undefined ? await freePort() : Number(vars.PORT);
     // These tests put load on the service from one address and one token: the abuse limits
     // (test/abuse-limits.e2e-spec.ts) would answer part of it 429, so they are off unless asked for.
     const env = childEnvironment({ RATE_LIMIT_ENABLED: 'false', ...vars, PORT: String(port) });
-    const child = spawn(process.execPath, [mainJs], {
+    const child = spawn(node, [mainJs], {
       cwd: scratchDir(),
       env,
       detached: true,

@@ -3,11 +3,17 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { sign, SignOptions } from 'jsonwebtoken';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, setupApp } from '../../src/app.setup';
 import { mintToken, MintTokenOptions } from '../../src/auth/token-minter';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { ServiceProcess } from './service-process';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 /** The HS256 secret the e2e apps verify with (48 bytes). */
@@ -16,13 +22,23 @@ export const TEST_JWT_SECRET = 'e2e-test-secret-0123456789abcdefghijklmnopqrstuv
 /** Configuration variables; `undefined` removes one. */
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * With `TEST_SERVICE_NODE=<path of a node binary>`, {@link createTestApp} starts the built service (`dist/main.js`)
+ * with that node instead of booting the app in-process; jest.config.js then runs only the HTTP-only specs.
+ */
+const SERVICE_NODE = process.env.TEST_SERVICE_NODE || undefined;
+const BUILT_MAIN = resolve(__dirname, '..', '..', 'dist', 'main.js');
+
 /** A running app for one test file, talking HTTP through supertest. */
 export interface TestApp {
+  /** The in-process app (throws under `TEST_SERVICE_NODE`). */
   readonly app: INestApplication;
   /** supertest bound to the app's HTTP server. */
   readonly http: ReturnType<typeof request>;
-  /** The app's DataSource, to check what was stored. */
+  /** The app's DataSource, to check what was stored (throws under `TEST_SERVICE_NODE`). */
   readonly dataSource: DataSource;
+  /** Makes the app listen on a free port of 127.0.0.1 (once) and returns that port. */
+  listen(): Promise<number>;
   readonly database: TestDatabase;
   /** A valid token for `sub` (1 h, plus `scope` when given), signed with the app's key. */
   token(sub: string, options?: Partial<Omit<MintTokenOptions, 'sub'>>): string;
@@ -63,6 +79,15 @@ export async function createTestApp(
     ...db.env,
     ...env,
   };
+  const key = { secret: config.JWT_SECRET ?? '', issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+  const tokens = {
+    database: db,
+    token: (sub: string, options: Partial<Omit<MintTokenOptions, 'sub'>> = {}) =>
+      mintToken(key, { ttl: '1h', ...options, sub }),
+    sign: (claims: object, options: SignOptions = {}, secret = key.secret) =>
+      sign(claims, secret, { algorithm: 'HS256', ...options }),
+  };
+  if (SERVICE_NODE) return Object.assign(await startBuiltService(SERVICE_NODE, config, db, options), tokens);
   const app = await withEnv(config, async () => {
     const builder = Test.createTestingModule({ imports: [AppModule] });
     const moduleRef = await (options.configure?.(builder) ?? builder).compile();
@@ -72,16 +97,64 @@ export async function createTestApp(
     await nest.init();
     return nest;
   });
-  const key = { secret: config.JWT_SECRET ?? '', issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   return {
     app,
     http: request(app.getHttpServer()),
     dataSource: app.get(DataSource),
-    database: db,
-    token: (sub, options = {}) => mintToken(key, { ttl: '1h', ...options, sub }),
-    sign: (claims, options = {}, secret = key.secret) => sign(claims, secret, { algorithm: 'HS256', ...options }),
+    ...tokens,
+    listen: async () => {
+      const server: Server = app.getHttpServer();
+      if (!server.listening) await app.listen(0, '127.0.0.1');
+      return (server.address() as AddressInfo).port;
+    },
     close: async ({ keepDatabase = false } = {}) => {
       await app.close();
+      if (!keepDatabase) await db.drop();
+    },
+  };
+}
+
+/** Under `TEST_SERVICE_NODE`: `dist/main.js` started with that node and `config` (plus a free PORT), live, spoken to over HTTP. */
+async function startBuiltService(
+  node: string,
+  config: Record<string, string | undefined>,
+  db: TestDatabase,
+  options: TestAppOptions,
+): Promise<Omit<TestApp, 'database' | 'token' | 'sign'>> {
+  if (options.configure || options.pinoLogger)
+    throw new Error('TEST_SERVICE_NODE: this spec changes the in-process app, which the built service has not');
+  if (db.kind !== 'postgres')
+    throw new Error('TEST_SERVICE_NODE: the built service runs against PostgreSQL (DATABASE_URL)');
+  if (!existsSync(BUILT_MAIN))
+    throw new Error(`TEST_SERVICE_NODE runs the built service: ${BUILT_MAIN} is missing (npm run build)`);
+  // RATE_LIMIT_ENABLED as the spec sets it (ServiceProcess would turn it off when absent).
+  const service = await ServiceProcess.start(
+    BUILT_MAIN,
+    { ...config, RATE_LIMIT_ENABLED: config.RATE_LIMIT_ENABLED },
+    node,
+  );
+  try {
+    await service.waitUntilLive();
+  } catch (error) {
+    service.kill();
+    await db.drop();
+    throw error;
+  }
+  // The specs' own reads and writes of the database go through a DataSource of this process on the service's database.
+  const dataSource = new DataSource(buildDataSourceOptions({ url: db.env.DATABASE_URL, dataDir: '' }));
+  await dataSource.initialize();
+  return {
+    get app(): INestApplication {
+      throw new Error('TEST_SERVICE_NODE: this spec needs the in-process app (t.app), which the built service is not');
+    },
+    dataSource,
+    http: request(`http://127.0.0.1:${service.port}`),
+    listen: async () => service.port,
+    close: async ({ keepDatabase = false } = {}) => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      service.signal('SIGTERM');
+      const exit = await Promise.race([service.exited, new Promise((done) => setTimeout(done, 15_000).unref())]);
+      if (exit === undefined) service.kill();
       if (!keepDatabase) await db.drop();
     },
   };
@@ -126,6 +199,7 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
     get database() {
       return started().database;
     },
+    listen: () => started().listen(),
     token: (sub, tokenOptions) => started().token(sub, tokenOptions),
     sign: (claims, signOptions, key) => started().sign(claims, signOptions, key),
     close: async (closeOptions) => {
