@@ -6,6 +6,7 @@
 // MODES=embedded or MODES=postgres runs one database only.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -41,10 +42,21 @@ for (const { name } of builds) {
   }
 }
 
-let port = 39000;
+/** A port no process listens on now. */
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = createServer().once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
 /** One start of `build` on `mode`: ms to "Listening on", ms to the first 200, CPU ms until then. */
 async function start(build, mode) {
-  const url = `http://127.0.0.1:${++port}/health/live`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/health/live`;
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: build.dir,
