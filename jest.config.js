@@ -1,7 +1,8 @@
 // Projects: unit specs beside the code (database mocked), e2e specs under test/ that boot the
 // real AppModule against PostgreSQL (DATABASE_URL) or, when it is unset, the embedded database.
 // A third project, repo, checks files of the repository (deployment manifests, configuration
-// docs) without starting anything. `npm test` runs all three; node runs with --experimental-vm-modules for PGlite's dynamic import.
+// docs) without starting anything. `npm test` runs all three; node runs with --experimental-vm-modules,
+// with which jest (on Node 24.9 or later) loads ES modules: the @nestjs/* packages, pg-boss, PGlite.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 // Spec sets of the e2e project (names under test/, without `.e2e-spec.ts`):

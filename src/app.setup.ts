@@ -17,6 +17,7 @@ import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
+import { notFoundEverywhere } from './common/http/not-found-everywhere';
 import { apiPathAliases, versionOneResources } from './common/http/api-path-aliases';
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
@@ -83,6 +84,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   // The aliases of every resource a controller serves at v1, read once from the controllers' metadata.
   app.use(apiPathAliases(versionOneResources(app.get(ModulesContainer))));
   app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  notFoundEverywhere(app.getHttpAdapter());
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...globalPipes());
   app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));

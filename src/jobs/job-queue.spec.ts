@@ -2,10 +2,11 @@ import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { databaseConfig } from '../config/database.config';
 import { jobsConfig } from '../config/jobs.config';
-import { importEsm } from '../common/esm-import';
 import { JobQueue } from './job-queue';
 
-jest.mock('../common/esm-import', () => ({ importEsm: jest.fn() }));
+/** Loads the fake pg-boss: called each time JobQueue loads the library after the module registry was reset. */
+const mockLoadPgBoss = jest.fn(() => ({ PgBoss: FakeBoss, fromPglite: jest.fn() }));
+jest.mock('pg-boss', () => mockLoadPgBoss());
 jest.mock('./job-database', () => ({ primaryJobDatabase: jest.fn().mockResolvedValue({}) }));
 
 /** pg-boss as far as JobQueue uses it, with the workers `getWipData` reports. */
@@ -54,7 +55,6 @@ class FakeBoss {
 
 describe('JobQueue', () => {
   async function queue(enabled: boolean, define?: (jobs: JobQueue) => void): Promise<JobQueue> {
-    jest.mocked(importEsm).mockResolvedValue({ PgBoss: FakeBoss, fromPglite: jest.fn() });
     const moduleRef = await Test.createTestingModule({
       providers: [
         JobQueue,
@@ -106,10 +106,11 @@ describe('JobQueue', () => {
   });
 
   it('neither starts the library nor sends without JOBS_ENABLED', async () => {
-    jest.mocked(importEsm).mockClear();
+    jest.resetModules();
+    mockLoadPgBoss.mockClear();
     const jobs = await queue(false);
 
-    expect(importEsm).not.toHaveBeenCalled();
+    expect(mockLoadPgBoss).not.toHaveBeenCalled();
     await expect(jobs.send('clock', {})).rejects.toThrow('JOBS_ENABLED');
     expect(() => jobs.wake('clock')).not.toThrow();
   });

@@ -4,7 +4,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job, JobInsert, PgBoss, Queue, SendOptions, WorkOptions } from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { importEsm } from '../common/esm-import';
 import { databaseConfig } from '../config/database.config';
 import { jobsConfig } from '../config/jobs.config';
 import type { Connection } from '../database/pooled-connection';
@@ -65,9 +64,6 @@ function unlessCreatedMeanwhile(error: unknown): void {
   if ((error as { code?: unknown }).code !== '23505') throw error;
 }
 
-/** pg-boss's module, loaded at start-up (it is published as an ES module only). */
-type PgBossModule = typeof import('pg-boss');
-
 /**
  * The job library (pg-boss, its tables in the service's own database): feature modules {@link define} their queues;
  * with `JOBS_ENABLED` this process works them from start-up to shutdown, else it only defines them.
@@ -96,7 +92,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.enabled) return;
-    const { PgBoss, fromPglite } = await importEsm<PgBossModule>('pg-boss');
+    // Loaded only here, so that a process without JOBS_ENABLED never loads the library (an ES module: Node's require(esm)).
+    const { PgBoss, fromPglite } = await import('pg-boss');
     const embedded = this.database.url === undefined;
     const db = await primaryJobDatabase(this.dataSource.driver as PostgresDriver, embedded, fromPglite);
     const boss = new PgBoss({
