@@ -173,6 +173,12 @@ function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
+/** `output()` once it contains `text` or 10 s have passed (asynchronous log lines), for the assertion to judge. */
+async function outputOnce(output: () => string, text: string): Promise<string> {
+  for (let tries = 0; tries < 200 && !output().includes(text); tries += 1) await new Promise((r) => setTimeout(r, 50));
+  return output();
+}
+
 /** Polls `GET /health/live` until 200, the child exits, or 90 s pass (a fresh embedded database on a loaded machine can take 30 s); returns the last status. */
 async function waitUntilLive(child: ChildProcess, port: number): Promise<number | undefined> {
   const deadline = Date.now() + 90_000;
@@ -314,7 +320,10 @@ describe('start-up with a bad configuration', () => {
         await expect(httpCall(port, 'GET', '/health/live', undefined, undefined, refuses)).rejects.toThrow(
           /ECONNREFUSED/,
         );
-        expect(output()).toContain(`Listening on http://${serves}:${port}`);
+        // Logs are written asynchronously: the port can answer before the line is out.
+        expect(await outputOnce(output, `Listening on http://${serves}:${port}`)).toContain(
+          `Listening on http://${serves}:${port}`,
+        );
         expect(output()).not.toContain('/api/health'); // the health routes are served at /health/*
 
         const token = /\beyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(output())?.[0] ?? '';
