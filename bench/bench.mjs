@@ -306,6 +306,7 @@ async function main() {
       }
     } finally {
       if (UNCOUNTED.has(scenario)) await setCounter(stores, true);
+      for (const store of stores) await dropDeletable(store);
     }
     const figures = Object.fromEntries(
       servers.filter(({ name }) => runs[name].length > 0).map(({ name }) => [name, combine(runs[name])]),
@@ -788,20 +789,61 @@ async function prepareRun(server, scenario, step) {
     step.deepCursors[server.name] ??= await deepCursor(db, server);
     return { ...job, deepCursor: step.deepCursors[server.name] };
   }
-  if (job.scenario === 'delete') {
+  if (job.scenario === 'delete') return { ...job, deleteIds: await deletableBlogs(server.store) };
+  return job;
+}
+
+/**
+ * The blogs standing ready for delete runs in `store`: ids [first, last], contiguous, at least `duration` ×
+ * {@link DELETES_PER_SECOND} (the check's own `deletesPerSecond` in its run). A run deletes from the first up; the
+ * next run's are its rest topped up at the end, so a run seeds about what the one before it deleted (seeding them all
+ * for each run, and deleting what it left, took half the check). {@link dropDeletable} ends it.
+ */
+async function deletableBlogs(store) {
+  const { db } = store;
+  const wanted = duration * (quick?.deletesPerSecond ?? DELETES_PER_SECOND);
+  let kept;
+  if (store.deletable) {
+    const { rows } = await db.query(
+      'SELECT min(id) AS first, count(*)::int AS n FROM blogs WHERE id BETWEEN $1 AND $2',
+      [...store.deletable],
+    );
+    const [{ first, n }] = rows;
+    // The lowest `connections` may still be on their way to the server from the last run's open requests: deleted
+    // here, so that none of them answers the next run 404.
+    if (n > connections && n === store.deletable[1] - first + 1) {
+      await db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', [first, first + connections - 1]);
+      kept = [first + connections, store.deletable[1]];
+    } else await dropDeletable(store);
+  }
+  const missing = wanted - (kept ? kept[1] - kept[0] + 1 : 0);
+  if (missing > 0) {
     const { rows } = await db.query(
       `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'Bench delete ' || g, 'To be deleted', 'Bench', $1
        FROM generate_series(1, $2::int) g RETURNING id`,
-      [BENCH_SUB, duration * DELETES_PER_SECOND],
+      [BENCH_SUB, missing],
     );
     const ids = rows.map((row) => row.id);
-    const deleteIds = [Math.min(...ids), Math.max(...ids)];
-    // What the run leaves is deleted after it, so the table is as before for the next scenario.
-    cleanupsAfterRun.push(() => db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', deleteIds));
-    return { ...job, deleteIds };
+    const added = [Math.min(...ids), Math.max(...ids)];
+    if (kept && added[0] !== kept[1] + 1) {
+      // Another insert took ids between them: start again with a range of one piece.
+      store.deletable = [kept[0], added[1]];
+      await dropDeletable(store);
+      return deletableBlogs(store);
+    }
+    kept = [kept?.[0] ?? added[0], added[1]];
   }
-  return job;
+  store.deletable = kept;
+  return kept;
 }
+
+/** Deletes what is left of `store`'s {@link deletableBlogs}, so the table is as before for the next scenario. */
+async function dropDeletable(store) {
+  if (!store.deletable) return;
+  await store.db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', store.deletable);
+  store.deletable = undefined;
+}
+
 const cleanupsAfterRun = [];
 async function afterRun() {
   while (cleanupsAfterRun.length > 0) await cleanupsAfterRun.pop()();
