@@ -850,18 +850,21 @@ async function afterRun() {
 }
 
 /**
- * Walks `server`'s nextCursor chain to page {@link CURSOR_DEEP_PAGE} (10 blogs a page) and checks
+ * Walks `server`'s nextCursor chain to page {@link CURSOR_DEEP_PAGE} of 10 blogs a page and checks
  * that page against SQL's `OFFSET`. @returns the cursor of that page.
  */
 async function deepCursor(db, server) {
   const total = await countBlogs(db);
   const page = Math.max(1, Math.min(CURSOR_DEEP_PAGE, Math.floor(total / 10)));
   let cursor;
-  for (let i = 1; i < page; i += 1) {
+  // A cursor holds a position, not a page size: pages of 100 as far as they go, then of 10.
+  for (let skipped = 0; skipped < (page - 1) * 10;) {
+    const limit = (page - 1) * 10 - skipped >= 100 ? 100 : 10;
     const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const body = await (await fetch(`${server.url}/api/v1/blogs?limit=10${query}`)).json();
-    if (typeof body.nextCursor !== 'string') throw new Error(`${server.name}: no nextCursor on page ${i}`);
+    const body = await (await fetch(`${server.url}/api/v1/blogs?limit=${limit}${query}`)).json();
+    if (typeof body.nextCursor !== 'string') throw new Error(`${server.name}: no nextCursor after ${skipped} blogs`);
     cursor = body.nextCursor;
+    skipped += limit;
   }
   const { rows } = await db.query('SELECT id FROM blogs ORDER BY created_at DESC, id DESC LIMIT 10 OFFSET $1', [
     (page - 1) * 10,
