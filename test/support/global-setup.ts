@@ -1,6 +1,6 @@
 import { pgBouncerUnavailableReason, ThrowawayPgBouncer } from './pgbouncer';
 import { ReplicatedCluster, replicatedClusterUnavailableReason } from './replicated-postgres';
-import { adminQuery, createEmbeddedTemplate, E2E_ENV } from './test-database';
+import { adminQuery, createEmbeddedTemplate, createServerTemplate, E2E_ENV } from './test-database';
 
 /** The PgBouncer of a `TEST_VIA_PGBOUNCER=1` run, for the global teardown (same process). */
 export const RUN_PGBOUNCER = Symbol.for('blog-service e2e PgBouncer');
@@ -9,7 +9,8 @@ export const RUN_REPLICATED_CLUSTER = Symbol.for('blog-service e2e replicated cl
 
 // Runs once before the e2e workers start (they inherit this process's environment): with
 // DATABASE_URL set, each test file gets a fresh database on that server, named with this run's
-// prefix; without it, each file gets a fresh embedded database, a copy of one migrated here. With
+// prefix and made from one migrated here; without it, each file gets a fresh embedded database, a copy of one
+// migrated here. With
 // TEST_VIA_PGBOUNCER=1 as well, a PgBouncer in transaction pooling mode is started in front of the server and the
 // apps go through it.
 // With TEST_WITH_REPLICA=1 the run's server is a throwaway primary of its own instead (DATABASE_URL is not used)
@@ -38,7 +39,9 @@ export default async function globalSetup(): Promise<void> {
   }
   await adminQuery(serverUrl, 'SELECT 1'); // fail fast, with the driver's message, if unreachable
   process.env[E2E_ENV.serverUrl] = serverUrl;
-  process.env[E2E_ENV.prefix] = `blog_e2e_${Date.now()}`;
+  const prefix = `blog_e2e_${Date.now()}_${process.pid}`;
+  process.env[E2E_ENV.prefix] = prefix;
+  process.env[E2E_ENV.serverTemplate] = await createServerTemplate(serverUrl, `${prefix}_template`);
   delete process.env[E2E_ENV.pgBouncerUrl];
   if (viaPgBouncer) {
     const unavailable = pgBouncerUnavailableReason();

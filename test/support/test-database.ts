@@ -18,6 +18,8 @@ export const E2E_ENV = {
   readServerUrls: 'E2E_READ_SERVER_URLS',
   /** An embedded data directory with every migration applied, which each embedded test database starts as a copy of. */
   embeddedTemplate: 'E2E_EMBEDDED_TEMPLATE',
+  /** A database on the run's server with every migration applied, which each test database is created from. */
+  serverTemplate: 'E2E_SERVER_TEMPLATE',
 } as const;
 
 /** Where one test file's app keeps its data; `drop` removes it. */
@@ -39,9 +41,9 @@ export function withDatabase(url: string, database: string): string {
 }
 
 /**
- * A fresh database for one test file: a new, empty database on the run's PostgreSQL server, whose migrations the app
- * applies, or a new embedded data directory when the run has no server: a copy of the run's migrated one
- * ({@link createEmbeddedTemplate}), or empty with `empty`. When the run
+ * A fresh database for one test file: a new database on the run's PostgreSQL server made from the run's migrated one
+ * ({@link createServerTemplate}), or a new embedded data directory when the run has no server: a copy of the run's
+ * migrated one ({@link createEmbeddedTemplate}); with `empty`, either starts empty and the app migrates it. When the run
  * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says; when it has
  * replicas, the app reads from them (replication is synchronous there: they have the database once it is created).
  */
@@ -59,7 +61,8 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
   }
   const prefix = process.env[E2E_ENV.prefix] ?? 'blog_e2e';
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const template = process.env[E2E_ENV.serverTemplate];
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"${!empty && template ? ` TEMPLATE "${template}"` : ''}`);
   const pgBouncerUrl = process.env[E2E_ENV.pgBouncerUrl];
   if (pgBouncerUrl) await applySessionSettings(withDatabase(serverUrl, 'postgres'), name);
   const readServerUrls = process.env[E2E_ENV.readServerUrls];
@@ -108,4 +111,21 @@ export async function createEmbeddedTemplate(): Promise<string> {
     await dataSource.destroy();
   }
   return dataDir;
+}
+
+/**
+ * A database `name` on `serverUrl`'s server with every migration applied, for {@link createTestDatabase} to make each
+ * test database from (`CREATE DATABASE … TEMPLATE`, a file copy: no migration per test file); no session stays on it.
+ * The teardown drops it with the run's other databases.
+ */
+export async function createServerTemplate(serverUrl: string, name: string): Promise<string> {
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const dataSource = new DataSource(buildDataSourceOptions({ url: withDatabase(serverUrl, name), dataDir: '' }));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+  } finally {
+    await dataSource.destroy();
+  }
+  return name;
 }
