@@ -37,8 +37,8 @@ const IfPresent = (): PropertyDecorator => ValidateIf((_object: object, value: u
 
 /**
  * The body of create and update: `title`, `content` and `author`, stored as sent, and the optional `status`,
- * `publishedAt` and `slug` (docs/api.md, "Publishing"). Decorators run bottom-up and stop at the first failure: the
- * most basic check sits at the bottom.
+ * `publishedAt` and `slug` (docs/api.md, "Publishing"). The most basic check sits at the bottom (docs/architecture.md,
+ * "Request flow": rules run bottom-up, the first failure reported).
  */
 export class BlogInputDto {
   @TextField({ ...BLOG_LIMITS.title, description: 'The title.', example: 'Hello' })

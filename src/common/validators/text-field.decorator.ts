@@ -21,7 +21,7 @@ export interface TextFieldOptions {
  * ({@link CodePointLength}), {@link IsSafeText}, each with its own message, checked in that order; and its OpenAPI.
  */
 export const TextField = ({ min = 1, max, description, example }: TextFieldOptions): PropertyDecorator =>
-  // In the order TypeScript applies the same decorators stacked (bottom-up): the first failing rule is reported.
+  // In the order TypeScript applies the same decorators stacked (docs/architecture.md, "Request flow").
   applyDecorators(
     IsDefined(),
     IsString(),
