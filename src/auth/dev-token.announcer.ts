@@ -20,7 +20,7 @@ export class DevTokenAnnouncer implements OnApplicationBootstrap {
     this.logger.warn(
       `JWT_SECRET is not set: using a random secret for this process. ` +
         `Development token (sub=${DEV_TOKEN.sub}, no scope, valid ${DEV_TOKEN.ttl}; for others, set JWT_SECRET and run ` +
-        `\`npm run token -- --sub <name> [--scope blogs:admin]\`):\n${token}`,
+        `\`npm run token -- --sub <name> [--scope "<scope> …"]\`):\n${token}`,
     );
   }
 }

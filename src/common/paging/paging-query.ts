@@ -8,8 +8,8 @@ import { CURSOR_SYNTAX, MAX_CURSOR_LENGTH } from './cursor-signer';
 /** Paging bounds of every list operation. */
 export const PAGING = { defaultLimit: 10, maxLimit: 100, defaultOffset: 0, maxOffset: INT4_MAX } as const;
 
-// applyDecorators applies in the order given, TypeScript bottom-up: each list below is written in the order TypeScript
-// would apply the same decorators stacked, so the type check runs first.
+// Each list below is in the order TypeScript would apply the same decorators stacked, so the type check runs first
+// (docs/architecture.md, "Request flow").
 
 /** The `limit` query property: canonical decimal digits, 1 to {@link PAGING}.maxLimit, default 10. */
 export const PageLimit = (): PropertyDecorator =>
