@@ -11,7 +11,7 @@ export interface RegisteredResource {
 
 /**
  * The resources that providers registered with {@link EventResource}, from the modules of the application (their
- * instances when made; none in preview mode), in module order.
+ * instances when made; none in preview mode), by resource name: the order does not follow the modules' imports.
  * @throws Error when two register the same resource or type, or a type does not start with `<resource>.`.
  */
 export function discoverEventResources(discovery: DiscoveryService): RegisteredResource[] {
@@ -35,7 +35,7 @@ export function discoverEventResources(discovery: DiscoveryService): RegisteredR
     if (resources.some(({ options: other }) => other === options)) continue;
     resources.push({ options, presenter: wrapper.instance as EventPresenter | undefined });
   }
-  return resources;
+  return resources.sort((a, b) => (a.options.resource < b.options.resource ? -1 : 1));
 }
 
 /**
@@ -59,7 +59,7 @@ export class EventRegistry implements OnModuleInit {
     }
   }
 
-  /** Every registered type, in module and registration order. */
+  /** Every registered type: by resource name, then in the order each resource lists them. */
   types(): string[] {
     return [...this.typeSet];
   }
