@@ -182,7 +182,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the change feed: every change to a blog, once, in commit order
+         * Read the change feed: every change, once, in commit order
          * @description Events after `after`, oldest first. Save `nextAfter` and ask with it again: every later event comes exactly once, none skipped, across restarts and replicas. An event is in the feed once its change has committed. Needs a token with the scope `events:read` (`blogs:admin` does not imply it).
          */
         get: operations["listChanges"];
