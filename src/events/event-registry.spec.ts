@@ -102,11 +102,21 @@ describe('EventRegistry', () => {
 
   it.each([
     ['resource', ['blog.archived'], 'Event resource blog is registered twice: by BlogEvents and by OtherBlogEvents'],
-    ['type', ['blog.created'], 'Event resource blog is registered twice: by BlogEvents and by OtherBlogEvents'],
+    [
+      'type (so the same resource)',
+      ['blog.created'],
+      'Event resource blog is registered twice: by BlogEvents and by OtherBlogEvents',
+    ],
   ])('stops the start-up when two modules register the same %s', async (_name, types, message) => {
     const Other = presenter('OtherBlogEvents', { resource: 'blog', types });
 
     await expect(start([Blogs], [Other])).rejects.toThrow(message);
+  });
+
+  it.each(['blog.post', 'Blog', ''])('stops the start-up when a resource is named %j', async (resource) => {
+    await expect(start([presenter('Odd', { resource, types: [`${resource}.created`] })])).rejects.toThrow(
+      'is not a lower-case name without dots',
+    );
   });
 
   it('stops the start-up when a type does not start with its resource', async () => {

@@ -12,22 +12,25 @@ export interface RegisteredResource {
 /**
  * The resources that providers registered with {@link EventResource}, from the modules of the application (their
  * instances when made; none in preview mode), by resource name: the order does not follow the modules' imports.
- * @throws Error when two register the same resource or type, or a type does not start with `<resource>.`.
+ * @throws Error when two register the same resource or type, a resource is not a lower-case name (`[a-z][a-z0-9_]*`),
+ * or a type does not start with `<resource>.`.
  */
 export function discoverEventResources(discovery: DiscoveryService): RegisteredResource[] {
   const resources: RegisteredResource[] = [];
-  const owners = new Map<string, string>();
+  const owners = new Map<string, { name: string; metatype: unknown }>();
   for (const wrapper of discovery.getProviders({ metadataKey: EventResource.KEY })) {
     const options = discovery.getMetadataByDecorator(EventResource, wrapper);
     if (options === undefined) continue;
     const owner = String(wrapper.name);
-    for (const key of [`resource ${options.resource}`, ...options.types.map((type) => `type ${type}`)]) {
-      const earlier = owners.get(key);
-      if (earlier !== undefined && earlier !== owner) {
-        throw new Error(`Event ${key} is registered twice: by ${earlier} and by ${owner}`);
-      }
-      owners.set(key, owner);
+    if (!/^[a-z][a-z0-9_]*$/.test(options.resource)) {
+      throw new Error(`Event resource ${options.resource} of ${owner} is not a lower-case name without dots`);
     }
+    // A type starts with its resource's name: two owners of one type are two owners of one resource.
+    const earlier = owners.get(options.resource);
+    if (earlier !== undefined && earlier.metatype !== wrapper.metatype) {
+      throw new Error(`Event resource ${options.resource} is registered twice: by ${earlier.name} and by ${owner}`);
+    }
+    owners.set(options.resource, { name: owner, metatype: wrapper.metatype });
     const foreign = options.types.find((type) => !type.startsWith(`${options.resource}.`));
     if (foreign !== undefined) {
       throw new Error(`Event type ${foreign} of ${owner} does not start with its resource, ${options.resource}.`);
