@@ -24,7 +24,7 @@ export const ApiListChanges = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       operationId: 'listChanges',
-      summary: 'Read the change feed: every change to a blog, once, in commit order',
+      summary: 'Read the change feed: every change, once, in commit order',
       description:
         'Events after `after`, oldest first. Save `nextAfter` and ask with it again: every later event comes ' +
         'exactly once, none skipped, across restarts and replicas. An event is in the feed once its change has ' +
