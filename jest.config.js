@@ -6,12 +6,17 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 // Spec sets of the e2e project: test/support/spec-sets.js.
-const { SLOW_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS } = require('./test/support/spec-sets');
+const { SLOW_SPECS, WAITING_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS } = require('./test/support/spec-sets');
 const spec = (name) => `<rootDir>/test/${name}.e2e-spec.ts`;
-const e2eSpecs = process.env.TEST_SERVICE_NODE ? HTTP_ONLY_SPECS.map(spec) : [spec('**/*')];
+const e2eSpecs = process.env.TEST_SERVICE_NODE
+  ? HTTP_ONLY_SPECS.map(spec)
+  : process.env.TEST_WAITING === 'only'
+    ? WAITING_SPECS.map(spec)
+    : [spec('**/*')];
 const e2eIgnored = [
   ...(process.env.TEST_FULL === '1' ? [] : SLOW_SPECS),
   ...(process.env.TEST_DATA_PATH_ONLY === '1' ? ENGINE_FREE_SPECS : []),
+  ...(process.env.TEST_WAITING === 'skip' ? WAITING_SPECS : []),
 ].map((name) => `/test/${name}\\.e2e-spec\\.ts$`);
 
 /** @type {import('jest').Config} */

@@ -2,6 +2,9 @@
 // - SLOW_SPECS wait minutes on real time or real processes (a two-minute receiver outage, retries, start-up with a bad
 //   configuration through spawned processes, npm scripts), slowest first: `npm test` leaves them out, `npm run
 //   test:full` (TEST_FULL=1) and CI run them, first (slow-first.sequencer.js).
+// - WAITING_SPECS, slow specs that spend their minutes waiting on real time with little CPU (receivers down for
+//   minutes, restarts, retries): with TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs
+//   them alone; CI runs them on both engines at once, beside other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
 //   JWKS, compression, request cost; PgBouncer and replicas, whose specs make PostgreSQL clusters of their own): with
 //   TEST_DATA_PATH_ONLY=1 (CI's runs on other engines) they are left out, since the PostgreSQL run has them.
@@ -15,6 +18,7 @@ const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
 const SLOW_SPECS = ['webhooks-outage', 'webhooks-reliability', 'startup', 'npm-scripts', 'embedded-data-dir'];
+const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability'];
 const ENGINE_FREE_SPECS = [
   'compression',
   'jwks',
@@ -65,7 +69,7 @@ function specsWithPragma(pragma) {
     .map((path) => relative(ROOT, path));
 }
 
-module.exports = { SLOW_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS, pragmasOf, specsWithPragma };
+module.exports = { SLOW_SPECS, WAITING_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS, pragmasOf, specsWithPragma };
 
 // `node test/support/spec-sets.js <pragma>`: the specs that carry it, one path a line; none is an error.
 if (require.main === module) {
