@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { BLOGS, BODY, createBlog } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 

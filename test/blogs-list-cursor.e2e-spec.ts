@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { BlogBody, BLOGS, createBlog } from './support/blog-api';
 import {
   expectRejected,

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { DataSource, Logger } from 'typeorm';
 import { BlogListQuery, BlogsRepository } from '../src/blogs/blogs.repository';
 import { bulkSeed } from './support/bulk-seed';

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { BlogBody, BLOG_FIELDS, BLOGS, countBlogs, messagesOf } from './support/blog-api';
 import { expectRejected, listBlogs, listQuery, orderOf, seedBlogs, SeedBlog } from './support/blog-list';
 import { useTestApp } from './support/test-app';

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateBlogs1795323623852 } from '../src/blogs/migrations/1795323623852-CreateBlogs';

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { createServer, type ClientRequest, type RequestListener } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import type { Response, Test } from 'supertest';

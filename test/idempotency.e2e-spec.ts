@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import type { Response } from 'supertest';
 import { BLOGS, bearer, BODY, countBlogs, expectJsonError, messagesOf } from './support/blog-api';
 import { useTestApp } from './support/test-app';

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { CreateBlogs1795323623852 } from '../src/blogs/migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from '../src/blogs/migrations/1795400000000-CountBlogs';

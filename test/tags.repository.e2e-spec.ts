@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { DataSource, Logger, QueryRunner } from 'typeorm';
 import { StatementRunner } from '../src/database/statement-runner';
 import { tagNames, tagUpsert } from '../src/tags/tag-sql';

@@ -1,3 +1,6 @@
+/**
+ * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
+ */
 import { Webhook as WebhookVerifier } from 'standardwebhooks';
 import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';

@@ -1,6 +1,3 @@
-/** Scope (in the token's space-separated `scope` claim) that allows updating any blog. */
-export const BLOGS_ADMIN_SCOPE = 'blogs:admin';
-
 /** The authenticated caller: a verified JWT's `sub` (RFC 7519 §4.1.2) and `scope` split on spaces (RFC 8693 §4.2). */
 export interface Principal {
   readonly sub: string;

@@ -70,6 +70,33 @@ describe('BlogListCursors', () => {
     expect(cursors.decode(cursor, sort, { ...filters })).toEqual(position);
   });
 
+  it.each<[BlogSort, BlogListSelection, BlogListPosition, string]>([
+    [
+      '-createdAt',
+      NONE,
+      { id: 4, value: new Date(1795536688280) },
+      'eyJ2IjoxLCJzIjoiLWNyZWF0ZWRBdCIsImsiOlsxNzk1NTM2Njg4MjgwLDRdLCJmIjoiSG94elhTUXEwOC1BVUc4OE9qT3NVdyJ9.yWPj2rrbx02Ft6MUwCUJG_pDOPJLW5TBBqYJXnLUuIc',
+    ],
+    [
+      'title',
+      { ...filters, status: 'any', tag: ['b', 'a'] },
+      { id: 3, value: 'Hello' },
+      'eyJ2IjoxLCJzIjoidGl0bGUiLCJrIjpbIkhlbGxvIiwzXSwiZiI6Im9rMUlkT1ZtOUhvMWpNdlNrYTBsOVEifQ.8_WfeN1fbib75_Hs05gsJoH0VhhHq4v7LRM4CZgjRqQ',
+    ],
+    [
+      '-publishedAt',
+      NONE,
+      { id: 7, value: null },
+      'eyJ2IjoxLCJzIjoiLXB1Ymxpc2hlZEF0IiwiayI6W251bGwsN10sImYiOiJESlJmTm1jX2RfWVlSX2JQQTBXYVNRIn0.loSa5ZudC-v1_3Yf1ijaaORKlxpMlB3H1orolEZD92Q',
+    ],
+  ])(
+    'makes the same cursor as ever for sort %s (cursors already sent stay valid)',
+    (sort, selection, position, cursor) => {
+      expect(cursors.encode(sort, selection, position)).toBe(cursor);
+      expect(cursors.decode(cursor, sort, selection)).toEqual(position);
+    },
+  );
+
   it('binds the tags as a set: their order does not matter', () => {
     const cursor = cursors.encode('-id', { ...filters, tag: ['a', 'b'] }, { id: 3 });
 

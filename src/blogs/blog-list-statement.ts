@@ -1,9 +1,8 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
-import { liveTagCount, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
+import { liveTagCount, scheduledBlogs, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
-import { scheduledBlogs } from './scheduled-blogs';
 
 /**
  * The columns a `Blog` is read from, without the generated `search_vector` (large, only searched) and without its

@@ -13,9 +13,9 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { INT4_MAX } from '../common/canonical-integer';
 import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { ApiIdParam } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
@@ -70,12 +70,6 @@ const ETAG_HEADER = {
 const PRECONDITION_CHECKS =
   'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
   'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
-
-const ID_PARAM = {
-  name: 'id',
-  description: 'The blog id: decimal digits, no sign or leading zero.',
-  schema: { type: 'integer', minimum: 1, maximum: INT4_MAX, example: 1 },
-} as const;
 
 /**
  * The bodies Swagger UI fills in: the blog the path examples name (id 1, slug `hello`, tags `nestjs` and `databases`
@@ -146,7 +140,7 @@ export const ApiGetBlog = (): MethodDecorator =>
       description: BLOG_READ_NOTE,
       security: OPTIONAL_BEARER,
     }),
-    ApiParam(ID_PARAM),
+    ApiIdParam('blog'),
     ApiConditionalRead(),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
@@ -253,7 +247,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
         PRECONDITION_CHECKS,
     }),
     ApiBearerAuth(BEARER_SCHEME),
-    ApiParam(ID_PARAM),
+    ApiIdParam('blog'),
     ApiPreconditionHeaders('Update'),
     ApiBody({
       type: UpdateBlogDto,
@@ -281,7 +275,7 @@ export const ApiPatchBlog = (): MethodDecorator =>
         PRECONDITION_CHECKS,
     }),
     ApiBearerAuth(BEARER_SCHEME),
-    ApiParam(ID_PARAM),
+    ApiIdParam('blog'),
     ApiPreconditionHeaders('Change'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
     ApiBody({
@@ -317,7 +311,7 @@ export const ApiDeleteBlog = (): MethodDecorator =>
         'does not hold is 412 after ownership; nothing is deleted.',
     }),
     ApiBearerAuth(BEARER_SCHEME),
-    ApiParam(ID_PARAM),
+    ApiIdParam('blog'),
     ApiPreconditionHeaders('Delete'),
     ApiNoContentResponse({ description: 'Deleted; no body.' }),
     ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),

@@ -6,7 +6,8 @@ import {
   InternalServerErrorException,
 } from '@nestjs/common';
 import { BearerTokenException } from '../auth/bearer-token.exception';
-import { BLOGS_ADMIN_SCOPE, Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { requiredOwner } from '../auth/required-owner';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
 import { notFound, preconditionFailed, ResourceWording, writeRefusal } from '../common/http/write-refusal';
@@ -18,6 +19,7 @@ import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder }
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogListStatus, blogState, blogStatus } from './blog-status';
 import type { Blog } from './blog.entity';
+import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
@@ -28,15 +30,13 @@ const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_A
 /** The slug of a blog whose title has no letter or digit. */
 const FALLBACK_SLUG = 'blog';
 
-/** The owner a principal's write must match: none for a `blogs:admin` token, else its `sub`. */
-export function requiredOwner(principal: Principal): string | undefined {
-  return principal.scopes.includes(BLOGS_ADMIN_SCOPE) ? undefined : principal.sub;
-}
+/** The owner a principal's write of a blog must match: none for a `blogs:admin` token, else its `sub`. */
+const blogOwner = (principal: Principal): string | undefined => requiredOwner(principal, BLOGS_ADMIN_SCOPE);
 
 /** Whether `principal` may see `blog` at `now`: anyone a live one, else only its owner and `blogs:admin`. */
 function maySee(blog: Blog, principal: Principal | undefined, now: Date): boolean {
   if (blogStatus(blog, now) === 'published') return true;
-  return principal !== undefined && [undefined, blog.ownerSub].includes(requiredOwner(principal));
+  return principal !== undefined && [undefined, blog.ownerSub].includes(blogOwner(principal));
 }
 
 /** The filters `request` gives, without the unset ones. */
@@ -91,7 +91,7 @@ export class BlogsService {
   async list(request: BlogListRequest, principal: Principal | undefined, now: Date): Promise<ListPage<Blog>> {
     const { limit, sort, cursor, withContent, status } = request;
     if (status !== 'published' && principal === undefined) throw BearerTokenException.missing();
-    const owner = status === 'published' || principal === undefined ? undefined : requiredOwner(principal);
+    const owner = status === 'published' || principal === undefined ? undefined : blogOwner(principal);
     const filters = filtersOf(request);
     if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
       throw new BadRequestException([
@@ -171,7 +171,7 @@ export class BlogsService {
     const publication = publicationOnUpdate(input, now);
     const tags = input.tags === undefined ? undefined : this.tags.normalize(input.tags);
     const { title, content, author, slug } = input;
-    const owner = requiredOwner(principal);
+    const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
     const condition: WriteCondition | undefined = versions ? { owner, versions, now } : undefined;
     const updated =
@@ -195,7 +195,7 @@ export class BlogsService {
    *   PreconditionFailedException (412), in that order.
    */
   async remove(id: number, principal: Principal, now: Date, preconditions: WritePreconditions = {}): Promise<void> {
-    const owner = requiredOwner(principal);
+    const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
     if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
     const refusal = await this.refusal(id, principal, versions, now, 'delete');
@@ -233,6 +233,6 @@ export class BlogsService {
     const blog = await this.blogs.findById(id, 'primary');
     const existing =
       blog && maySee(blog, principal, now) ? { ownerSub: blog.ownerSub, state: blogState(blog, now) } : null;
-    return writeRefusal(BLOG, { id, existing, owner: requiredOwner(principal), versions, action });
+    return writeRefusal(BLOG, { id, existing, owner: blogOwner(principal), versions, action });
   }
 }

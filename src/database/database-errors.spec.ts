@@ -2,7 +2,14 @@ import { ArgumentsHost, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter, ErrorBody, RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
-import { isDatabaseUnavailableError, isDeadlock, isUniqueViolation, mapDatabaseUnavailable } from './database-errors';
+import { DatabaseError } from 'pg';
+import {
+  isDatabaseUnavailableError,
+  isDeadlock,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  mapDatabaseUnavailable,
+} from './database-errors';
 
 const withCode = (code: string, message = `error ${code}`): Error => Object.assign(new Error(message), { code });
 
@@ -176,5 +183,71 @@ describe('isDeadlock', () => {
     ['null', null, false],
   ])('%s → %j', (_name, error, expected) => {
     expect(isDeadlock(error)).toBe(expected);
+  });
+});
+
+/**
+ * A foreign-key violation as each driver throws it: `pg`'s `DatabaseError` with the fields its protocol parser sets, and
+ * PGlite's (an Error of the same fields plus `query` and `params`), recorded from an `INSERT` whose parent is missing.
+ */
+function foreignKeyViolations(constraint: string): [string, unknown][] {
+  const message = `insert or update on table "comments" violates foreign key constraint "${constraint}"`;
+  const fields = {
+    severity: 'ERROR',
+    code: '23503',
+    detail: 'Key (blog_id)=(5) is not present in table "blogs".',
+    schema: 'public',
+    table: 'comments',
+    constraint,
+    file: 'ri_triggers.c',
+    routine: 'ri_ReportViolation',
+  };
+  const pg = Object.assign(new DatabaseError(message, 203, 'error'), fields, { line: '2650' });
+  const pglite = Object.assign(new Error(message), { length: 203, name: 'error' }, fields, {
+    line: '2783',
+    query: 'INSERT INTO "comments" ("blog_id") VALUES ($1)',
+    params: [5],
+  });
+  return [
+    ['pg', pg],
+    ['PGlite', pglite],
+    ["TypeORM's QueryFailedError around pg's", new QueryFailedError('INSERT …', [5], pg)],
+  ];
+}
+
+describe('isForeignKeyViolation', () => {
+  describe.each(foreignKeyViolations('FK_comments_blog'))('%s error', (_driver, error) => {
+    it('is one, of any constraint when none is named', () => {
+      expect(isForeignKeyViolation(error)).toBe(true);
+    });
+
+    it('is one of its constraint', () => {
+      expect(isForeignKeyViolation(error, ['FK_other', 'FK_comments_blog'])).toBe(true);
+    });
+
+    it('is none of other constraints', () => {
+      expect(isForeignKeyViolation(error, ['FK_other'])).toBe(false);
+      expect(isForeignKeyViolation(error, [])).toBe(false);
+    });
+
+    it('is no unique violation, nor a database outage', () => {
+      expect(isUniqueViolation(error, ['FK_comments_blog'])).toBe(false);
+      expect(isDatabaseUnavailableError(error)).toBe(false);
+    });
+  });
+
+  it.each([
+    ['a unique violation', Object.assign(withCode('23505'), { constraint: 'FK_a' })],
+    ['a not-null violation', withCode('23502')],
+    ['an error without code', new Error('insert or update violates foreign key constraint')],
+    ['not an object', '23503'],
+    ['null', null],
+  ])('%s is none', (_name, error) => {
+    expect(isForeignKeyViolation(error)).toBe(false);
+  });
+
+  it('a violation without a constraint name is none of named constraints', () => {
+    expect(isForeignKeyViolation(withCode('23503'), ['FK_a'])).toBe(false);
+    expect(isForeignKeyViolation(withCode('23503'))).toBe(true);
   });
 });

@@ -54,7 +54,21 @@ export function isDeadlock(error: unknown): boolean {
 
 /** True when `error` is PostgreSQL's unique violation (SQLSTATE 23505) of one of `constraints` (index names). */
 export function isUniqueViolation(error: unknown, constraints: readonly string[]): boolean {
+  return isViolation(error, '23505', constraints);
+}
+
+/**
+ * True when `error` is PostgreSQL's foreign-key violation (SQLSTATE 23503), of one of `constraints` (constraint names)
+ * when given: a row refers to one that is not there (an insert whose parent was deleted), or a delete leaves referrers.
+ */
+export function isForeignKeyViolation(error: unknown, constraints?: readonly string[]): boolean {
+  return isViolation(error, '23503', constraints);
+}
+
+/** `error` has SQLSTATE `code` (as `pg`, PGlite and TypeORM's `QueryFailedError` carry it) and, if asked, one of `constraints`. */
+function isViolation(error: unknown, code: string, constraints?: readonly string[]): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  return code === '23505' && typeof constraint === 'string' && constraints.includes(constraint);
+  const { code: actual, constraint } = error as { code?: unknown; constraint?: unknown };
+  if (actual !== code) return false;
+  return constraints === undefined || (typeof constraint === 'string' && constraints.includes(constraint));
 }

@@ -1,6 +1,13 @@
-// SQL about tags that statements of other modules embed, so that only this module names the tag tables.
+// SQL about tags that statements of other modules embed, so that only this module names the tag tables, and the SQL of
+// scheduled blogs that tag counts and blog totals both read. Blogs import it; this module imports nothing of blogs.
 // Arguments are SQL expressions (`$8`, `b."tag_slugs"`), never values.
-import { scheduledBlogs } from '../blogs/scheduled-blogs';
+
+/**
+ * FROM-clause SQL: the blogs scheduled at the instant `now` (a parameter), as rows (`id`, `tag_slugs`) of the function
+ * `scheduled_blogs` (migration `AddScheduledBlogs`). The function plans its own query, so a statement that reads it
+ * keeps its generic plan at any table size (docs/performance.md, "Scheduled blogs behind a function").
+ */
+export const scheduledBlogs = (now: string): string => `"scheduled_blogs"(${now})`;
 
 /**
  * SQL: the blog `alias` is scheduled at the instant `now` (a parameter). The upper bound, true of every blog, makes the

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { scheduledBlogs } from '../blogs/scheduled-blogs';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import type { CountedTag } from './counted-tag';
 import { TagSort } from './tag-list';
-import { liveTagCount } from './tag-sql';
+import { liveTagCount, scheduledBlogs } from './tag-sql';
 
 /** A page of the tag list as {@link TagsRepository.findPage} reads it; live means published at or before `now`. */
 export interface TagListQuery {

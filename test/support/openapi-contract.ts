@@ -16,6 +16,7 @@ interface OpenApiDocument {
 
 interface OperationObject {
   readonly operationId?: string;
+  readonly tags?: readonly string[];
   readonly description?: string;
   readonly requestBody?: { readonly content: Record<string, { readonly schema?: unknown }> };
   readonly responses: Record<string, ResponseObject>;

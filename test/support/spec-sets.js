@@ -8,6 +8,12 @@
 // - HTTP_ONLY_SPECS speak to the app only over HTTP (supertest, `t.listen()`) and to its database directly, nothing
 //   in-process (`t.app`, a changed testing module): with TEST_SERVICE_NODE=<node binary> the apps are the built
 //   service (dist/main.js) started with that node (test/support/test-app.ts), and the e2e project runs these only.
+// And one set found by convention rather than listed: a spec whose leading docblock has the pragma
+// `@pgbouncer-and-replica` (a resource's API and repository specs) runs in CI's PgBouncer and replica runs too;
+// `node test/support/spec-sets.js pgbouncer-and-replica` prints their paths, one a line (.ci/run reads them).
+const { readdirSync, readFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
+
 const SLOW_SPECS = ['webhooks-outage', 'webhooks-reliability', 'startup', 'npm-scripts', 'embedded-data-dir'];
 const ENGINE_FREE_SPECS = [
   'compression',
@@ -32,4 +38,42 @@ const HTTP_ONLY_SPECS = [
   'readme-walkthrough',
 ];
 
-module.exports = { SLOW_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS };
+const ROOT = join(__dirname, '..', '..');
+const TEST_DIR = join(ROOT, 'test');
+
+/** The pragmas a spec's leading docblock (`/** … *\/` before any code) names, e.g. `pgbouncer-and-replica`. */
+function pragmasOf(source) {
+  const docblock = /^\s*\/\*\*([\s\S]*?)\*\//.exec(source);
+  return docblock ? [...docblock[1].matchAll(/(?:^|\s)@([a-z][a-z0-9-]*)/g)].map((match) => match[1]) : [];
+}
+
+/** The e2e spec files under `dir` (any depth), as absolute paths in name order. */
+function e2eSpecFiles(dir = TEST_DIR) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : e2eSpecFiles(path);
+      return entry.name.endsWith('.e2e-spec.ts') ? [path] : [];
+    });
+}
+
+/** The e2e specs whose leading docblock names `pragma`, as paths from the repository root (`test/tags.e2e-spec.ts`). */
+function specsWithPragma(pragma) {
+  return e2eSpecFiles()
+    .filter((path) => pragmasOf(readFileSync(path, 'utf8')).includes(pragma))
+    .map((path) => relative(ROOT, path));
+}
+
+module.exports = { SLOW_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS, pragmasOf, specsWithPragma };
+
+// `node test/support/spec-sets.js <pragma>`: the specs that carry it, one path a line; none is an error.
+if (require.main === module) {
+  const [pragma] = process.argv.slice(2);
+  const specs = pragma ? specsWithPragma(pragma) : [];
+  if (specs.length === 0) {
+    console.error(`no e2e spec carries the pragma @${pragma ?? '<pragma>'} in its leading docblock`);
+    process.exit(1);
+  }
+  process.stdout.write(`${specs.join('\n')}\n`);
+}

@@ -1,20 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateBy,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsString, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { parseRfc3339DateTime } from '../../common/rfc3339';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../common/text/slug';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
 import { IsSafeText } from '../../common/validators/is-safe-text.decorator';
+import { TextField } from '../../common/validators/text-field.decorator';
 import { TAG_LIMITS } from '../../tags/tag-limits';
 import { BLOG_STATUSES, BlogStatus } from '../blog-status';
 
@@ -27,15 +18,6 @@ export const BLOG_LIMITS = {
   author: { min: 1, max: 100 },
   content: { min: 1, max: 100_000 },
 } as const;
-
-// The swagger plugin cannot read custom validators, so their rules are written out for OpenAPI.
-const TEXT_RULES = 'A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.';
-
-interface TextSchema {
-  readonly type: StringConstructor;
-  readonly minLength: number;
-  readonly maxLength: number;
-}
 
 /** The instants `publishedAt` may name. */
 export const PUBLISHED_AT_RANGE = {
@@ -53,37 +35,19 @@ function toPublicationInstant({ value }: { value: unknown }): unknown {
 /** Validates only a property the body has: absent stays absent, `null` is checked like any value. */
 const IfPresent = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
-const textSchema = (limits: { readonly min: number; readonly max: number }): TextSchema => ({
-  type: String,
-  minLength: limits.min,
-  maxLength: limits.max,
-});
-
 /**
  * The body of create and update: `title`, `content` and `author`, stored as sent, and the optional `status`,
  * `publishedAt` and `slug` (docs/api.md, "Publishing"). Decorators run bottom-up and stop at the first failure: the
  * most basic check sits at the bottom.
  */
 export class BlogInputDto {
-  @ApiProperty({ ...textSchema(BLOG_LIMITS.title), description: `The title. ${TEXT_RULES}`, example: 'Hello' })
-  @IsSafeText()
-  @CodePointLength(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max)
-  @IsString()
-  @IsDefined()
+  @TextField({ ...BLOG_LIMITS.title, description: 'The title.', example: 'Hello' })
   readonly title!: string;
 
-  @ApiProperty({ ...textSchema(BLOG_LIMITS.content), description: `The text. ${TEXT_RULES}`, example: 'First post' })
-  @IsSafeText()
-  @CodePointLength(BLOG_LIMITS.content.min, BLOG_LIMITS.content.max)
-  @IsString()
-  @IsDefined()
+  @TextField({ ...BLOG_LIMITS.content, description: 'The text.', example: 'First post' })
   readonly content!: string;
 
-  @ApiProperty({ ...textSchema(BLOG_LIMITS.author), description: `The author's name. ${TEXT_RULES}`, example: 'Alice' })
-  @IsSafeText()
-  @CodePointLength(BLOG_LIMITS.author.min, BLOG_LIMITS.author.max)
-  @IsString()
-  @IsDefined()
+  @TextField({ ...BLOG_LIMITS.author, description: "The author's name.", example: 'Alice' })
   readonly author!: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { expectHttpError } from '../../../test/support/http-error';
-import { parseId } from './id-param.decorator';
+import { idParamMessage, parseId } from './id-param.decorator';
 
 describe('parseId', () => {
   it.each([
@@ -57,5 +57,9 @@ describe('parseId', () => {
       400,
       `${name} must be a positive integer no greater than 2147483647`,
     );
+  });
+
+  it.each(['id', 'commentId'])('says in idParamMessage(%p) what parseId answers', async (name) => {
+    await expectHttpError(() => parseId(name, 'x'), BadRequestException, 400, idParamMessage(name));
   });
 });

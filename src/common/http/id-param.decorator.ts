@@ -8,8 +8,12 @@ import { canonicalIntegerValue, INT4_MAX } from '../canonical-integer';
 export function parseId(name: string, raw: unknown): number {
   const id = canonicalIntegerValue(raw);
   if (id !== undefined && id >= 1 && id <= INT4_MAX) return id;
-  throw new BadRequestException(`${name} must be a positive integer no greater than ${INT4_MAX}`);
+  throw new BadRequestException(idParamMessage(name));
 }
+
+/** The 400 message of a bad id in the path parameter `name`: `id must be a positive integer no greater than 2147483647`. */
+export const idParamMessage = (name: string): string =>
+  `${name} must be a positive integer no greater than ${INT4_MAX}`;
 
 /** The parsed path parameter `name` (`:id`); parsed before any pipe runs, so a bad id is 400 before 415 and body checks. */
 export const IdParam = createParamDecorator((name: string, context: ExecutionContext): number =>

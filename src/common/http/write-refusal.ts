@@ -9,6 +9,8 @@ export interface ResourceWording {
   readonly noun: string;
   /** The scope that may write any of them: `blogs:admin`. */
   readonly adminScope: string;
+  /** Who else may write one, besides its owner and the admin scope: `the owner of its blog`. */
+  readonly otherWriters?: string;
 }
 
 /** 404: no `wording` resource has this id (or slug). */
@@ -16,32 +18,57 @@ export function notFound(wording: ResourceWording, id: number | string): NotFoun
   return new NotFoundException(`${wording.title} ${id} not found`);
 }
 
-/** What a refused owned, versioned write knows: the resource as it stands now (null: gone) and the request. */
-interface RefusedWrite {
+/** The owners of a resource as it stands now. */
+interface Owned {
+  readonly ownerSub: string;
+  /** Subjects besides the owner who may write it ({@link ResourceWording.otherWriters}): a comment's blog owner. */
+  readonly otherWriterSubs?: readonly string[];
+}
+
+/** What every refused owned write knows: the resource's id, the owner the write required and the action. */
+interface RefusedWriteBase {
   readonly id: number;
-  /** The resource now: its owner and its state as its entity tag names it ({@link versionState}). */
-  readonly existing: { readonly ownerSub: string; readonly state: string } | null;
   /** The owner the write required; undefined for an admin. */
   readonly owner: string | undefined;
-  /** The write's preconditions (null: `If-None-Match: *`). */
-  readonly versions: VersionCondition | null;
   readonly action: 'update' | 'delete';
 }
 
+/** A refused write of a versioned resource: 404, 403 or 412. */
+interface RefusedVersionedWrite extends RefusedWriteBase {
+  /** The resource now (null: gone or not visible): its owners and its state as its entity tag names it ({@link versionState}). */
+  readonly existing: (Owned & { readonly state: string }) | null;
+  /** The write's preconditions (null: `If-None-Match: *`). */
+  readonly versions: VersionCondition | null;
+}
+
+/** A refused write of a resource without versions (never updated, no entity tag): 404 or 403 only. */
+interface RefusedUnversionedWrite extends RefusedWriteBase {
+  /** The resource now (null: gone or not visible). */
+  readonly existing: Owned | null;
+  readonly versions?: undefined;
+}
+
+/** What a refused owned write knows: the resource as it stands now and the request. */
+export type RefusedWrite = RefusedVersionedWrite | RefusedUnversionedWrite;
+
 /**
- * Why a write of an owned, versioned resource that changed nothing was refused: 404, 403, 412, in that order;
+ * Why an owned write that changed nothing was refused: 404, 403, then (for a versioned resource) 412, in that order;
  * undefined when none of them holds (a rule of the resource's own refused it).
  */
 export function writeRefusal(wording: ResourceWording, write: RefusedWrite): HttpException | undefined {
-  const { id, existing, owner, versions, action } = write;
-  if (!existing) return notFound(wording, id);
-  if (owner !== undefined && existing.ownerSub !== owner) {
+  const { id, owner, action } = write;
+  if (!write.existing) return notFound(wording, id);
+  const { ownerSub, otherWriterSubs = [] } = write.existing;
+  if (owner !== undefined && ownerSub !== owner && !otherWriterSubs.includes(owner)) {
+    const others = wording.otherWriters === undefined ? '' : `, ${wording.otherWriters}`;
     return new ForbiddenException(
-      `Only the owner of this ${wording.noun} (the token subject that created it) or a ${wording.adminScope} token ` +
-        `may ${action} it`,
+      `Only the owner of this ${wording.noun} (the token subject that created it)${others} or a ` +
+        `${wording.adminScope} token may ${action} it`,
     );
   }
-  if (!meetsVersionCondition(versions, existing.state)) return preconditionFailed(wording, id);
+  if (write.versions !== undefined && !meetsVersionCondition(write.versions, write.existing.state)) {
+    return preconditionFailed(wording, id);
+  }
   return undefined;
 }
 
