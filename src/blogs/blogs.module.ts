@@ -6,6 +6,9 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { TagsModule } from '../tags/tags.module';
 import { AuthorCount } from './author-count.entity';
 import { BlogCount } from './blog-count.entity';
+import { BlogEvents } from './blog-events';
+import { BlogPublication } from './blog-publication.entity';
+import { BlogPublicationsRepository } from './blog-publications.repository';
 import { BlogSlugGap } from './blog-slug-gap.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
@@ -14,15 +17,15 @@ import { BlogsController } from './blogs.controller';
 import { BlogsRepository } from './blogs.repository';
 import { BlogsService } from './blogs.service';
 
-/** The blog resource: controller → service → repository over `Repository<Blog>`. */
+/** The blog resource: controller → service → repository over `Repository<Blog>`; its events (`BlogEvents`). */
 @Module({
   imports: [
     DatabaseModule,
     IdempotencyModule,
     TagsModule,
-    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap]),
+    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap, BlogPublication]),
   ],
   controllers: [BlogsController],
-  providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner],
+  providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner, BlogEvents, BlogPublicationsRepository],
 })
 export class BlogsModule {}

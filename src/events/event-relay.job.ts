@@ -1,16 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../jobs/job-queue';
+import { EventRegistry } from './event-registry';
 import { EventsRepository } from './events.repository';
 
 /** The queue of the events job. */
 export const EVENT_RELAY_QUEUE = 'events-relay';
 
-/** Seconds between two runs of the events job: a scheduled blog's `blog.published` comes within about this. */
+/** Seconds between two runs of the events job: an event that a clock makes due comes within about this. */
 export const EVENT_RELAY_INTERVAL_SECONDS = 1;
 
 /**
- * The service's one clock (docs/architecture.md, "Jobs"): a job that sends its own next run, each second, and makes
- * `blog.published` for scheduled blogs whose instant passed, numbers committed events, then runs the relay's
+ * The service's one clock (docs/architecture.md, "Jobs"): a job that sends its own next run, each second, runs the
+ * registered resources' `beforeRelay` (scheduled blogs going live), numbers committed events, then runs the relay's
  * subscribers (webhook deliveries). Any number of processes may run it at once: each step is safe to repeat.
  */
 @Injectable()
@@ -20,6 +21,7 @@ export class EventRelayJob implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
     private readonly events: EventsRepository,
+    private readonly registry: EventRegistry,
   ) {}
 
   /** Runs `subscriber` after each relay of the events job, in this process. */
@@ -42,7 +44,7 @@ export class EventRelayJob implements OnModuleInit {
   private async run(): Promise<void> {
     // The next run first, so that a failure of this one does not end the chain.
     await this.jobs.send(EVENT_RELAY_QUEUE, {}, { startAfter: EVENT_RELAY_INTERVAL_SECONDS });
-    await this.events.publishDue();
+    await this.registry.beforeRelay();
     await this.events.relay();
     for (const subscriber of this.subscribers) await subscriber();
   }

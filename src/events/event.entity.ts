@@ -2,8 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { EventType } from './event-type';
 
 /**
- * A change in the feed, numbered by the relay in the order it committed (docs/architecture.md, "Events"). `blog` is the
- * row as it was written, as JSON with its columns' names (`{id, slug}` for a deletion).
+ * A change in the feed, numbered by the relay in the order it committed (docs/architecture.md, "Events"). `data` is the
+ * JSON its writer stored, which the module that registered the type presents.
  */
 @Entity({ name: 'events' })
 export class ChangeEvent {
@@ -18,5 +18,5 @@ export class ChangeEvent {
   occurredAt!: Date;
 
   @Column({ type: 'json' })
-  blog!: Record<string, unknown>;
+  data!: Record<string, unknown>;
 }

@@ -5,41 +5,30 @@ import { ChangeEvent } from './event.entity';
 /** Events moved from the outbox per relay run: a long-unread outbox is numbered in bounded transactions. */
 export const RELAY_BATCH = 10_000;
 
-const PUBLISH_DUE: PreparedStatement = {
-  name: 'events.publish-due',
-  text: `SELECT "publish_due_blogs"() AS "published"`,
-};
-
 const RELAY: PreparedStatement = { name: 'events.relay', text: `SELECT "relay_events"($1) AS "moved"` };
 
 /** Ids as text (drivers differ on int8: PGlite answers a number, exact only up to 2^53), ordered as numbers. */
 const PAGE: PreparedStatement = {
   name: 'events.page',
-  text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."blog" FROM "events" e WHERE e."id" > $1::int8 ORDER BY e."id" LIMIT $2`,
+  text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."data" FROM "events" e WHERE e."id" > $1::int8 ORDER BY e."id" LIMIT $2`,
 };
 
 const BY_ID: PreparedStatement = {
   name: 'events.by-id',
-  text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."blog" FROM "events" e WHERE e."id" = $1::int8`,
+  text: `SELECT e."id"::text AS "id", e."type", e."occurred_at", e."data" FROM "events" e WHERE e."id" = $1::int8`,
 };
 
 interface EventRow {
   id: string;
   type: ChangeEvent['type'];
   occurred_at: Date;
-  blog: Record<string, unknown>;
+  data: Record<string, unknown>;
 }
 
 /** The change feed's storage: numbering committed outbox events, and reading them in order. */
 @Injectable()
 export class EventsRepository {
   constructor(private readonly sql: StatementRunner) {}
-
-  /** Writes `blog.published` for every scheduled blog whose instant has passed, once; returns how many. */
-  async publishDue(): Promise<number> {
-    const { rows } = await this.sql.onPrimary<{ published: number }>(PUBLISH_DUE, []);
-    return rows[0].published;
-  }
 
   /**
    * Numbers every committed outbox event, in batches of {@link RELAY_BATCH}, in `transaction` when given (its lock on
@@ -70,5 +59,5 @@ export class EventsRepository {
 }
 
 function toEvent(row: EventRow): ChangeEvent {
-  return { id: row.id, type: row.type, occurredAt: row.occurred_at, blog: row.blog };
+  return { id: row.id, type: row.type, occurredAt: row.occurred_at, data: row.data };
 }

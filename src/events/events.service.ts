@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TagsRepository } from '../tags/tags.repository';
-import { EventResponse, tagSlugsOf, toEventResponse } from './dto/event-response.dto';
+import { EventResponse } from './dto/event-response.dto';
+import { EventRegistry } from './event-registry';
 import { EventsRepository } from './events.repository';
 
 /** A page of the change feed: its events and the `after` of the next page. */
@@ -9,12 +9,12 @@ export interface ChangePage {
   readonly nextAfter: string | null;
 }
 
-/** The change feed: every committed change, once, in commit order. */
+/** The change feed: every committed change, once, in commit order, as the registered resources present it. */
 @Injectable()
 export class EventsService {
   constructor(
     private readonly events: EventsRepository,
-    private readonly tags: TagsRepository,
+    private readonly registry: EventRegistry,
   ) {}
 
   /**
@@ -24,17 +24,14 @@ export class EventsService {
   async changes(after: string | undefined, limit: number): Promise<ChangePage> {
     await this.events.relay();
     const events = await this.events.after(after ?? '0', limit);
-    const names = await this.tags.names(tagSlugsOf(events));
-    return {
-      data: events.map((event) => toEventResponse(event, names)),
-      nextAfter: events.at(-1)?.id ?? after ?? null,
-    };
+    return { data: await this.registry.present(events), nextAfter: events.at(-1)?.id ?? after ?? null };
   }
 
   /** The event `id` (int8 in decimal digits) as the feed shows it, or null when the relay has not numbered it. */
   async event(id: string): Promise<EventResponse | null> {
     const event = await this.events.byId(id);
     if (event === null) return null;
-    return toEventResponse(event, await this.tags.names(tagSlugsOf([event])));
+    const [presented] = await this.registry.present([event]);
+    return presented;
   }
 }

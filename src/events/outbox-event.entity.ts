@@ -4,7 +4,7 @@ import type { EventType } from './event-type';
 /** An event written with its change and not yet numbered: `relay_events()` moves it into `events` once committed. */
 @Entity({ name: 'event_outbox' })
 export class OutboxEvent {
-  /** Order of writing; rows of one blog are written under its row lock, so in commit order. */
+  /** Order of writing; rows of one resource are written under its row lock, so in commit order. */
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',
     generatedIdentity: 'ALWAYS',
@@ -18,6 +18,7 @@ export class OutboxEvent {
   @Column({ name: 'occurred_at', type: 'timestamptz', precision: 3, default: () => 'now()' })
   occurredAt!: Date;
 
+  /** The JSON the writer stored, as the registering module's presenter reads it. */
   @Column({ type: 'json' })
-  blog!: Record<string, unknown>;
+  data!: Record<string, unknown>;
 }

@@ -1,5 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
+import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applyEventSchemas } from '../events/event-openapi';
+import { discoverEventResources } from '../events/event-registry';
 import { applySchemaRules } from './schema-rules';
 
 /** Where Swagger UI is served (outside the `/api/v1` routes, no token needed). */
@@ -9,7 +12,10 @@ const OPENAPI_JSON_PATH = '/api/docs-json';
 /** Name of the bearer security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
 
-/** Builds the OpenAPI 3 document of `app`; call it after `setGlobalPrefix` and `enableVersioning`. */
+/**
+ * Builds the OpenAPI 3 document of `app`, its event schemas from the registered event resources; call it after
+ * `setGlobalPrefix` and `enableVersioning`.
+ */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Blog service')
@@ -37,7 +43,14 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       BEARER_SCHEME,
     )
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  // From the modules' metadata, not their instances: preview mode (the OpenAPI CLI) makes none.
+  const resources = discoverEventResources(new DiscoveryService(app.get(ModulesContainer))).map(
+    ({ options }) => options,
+  );
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: resources.flatMap(({ schemas }) => schemas),
+  });
+  applyEventSchemas(document, resources);
   applySchemaRules(document);
   return document;
 }

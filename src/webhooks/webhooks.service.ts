@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { EventRegistry } from '../events/event-registry';
 import type { EventType } from '../events/event-type';
 import { WebhookAddressPolicy } from './webhook-address-policy';
 import type { WebhookAttempt } from './webhook-attempt.entity';
@@ -15,13 +16,18 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly addresses: WebhookAddressPolicy,
+    private readonly registry: EventRegistry,
   ) {}
 
   /**
    * Registers `url` for `events` with a new secret, for the events committed from now on.
-   * @throws BadRequestException when `url` may not receive webhooks (scheme, host, or an address it resolves to).
+   * @throws BadRequestException when a type of `events` is not registered, or `url` may not receive webhooks
+   * (scheme, host, or an address it resolves to).
    */
   async register(url: string, events: readonly EventType[]): Promise<Webhook> {
+    if (!events.every((type) => this.registry.has(type))) {
+      throw new BadRequestException([`each value in events must be one of ${this.registry.types().join(', ')}`]);
+    }
     const refusal = await this.addresses.refusal(url);
     if (refusal !== null) throw new BadRequestException(refusal);
     const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
@@ -52,6 +52,8 @@ export interface TestApp {
 interface TestAppOptions {
   /** Changes the testing module before it is compiled, e.g. to capture the log destination. */
   readonly configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Modules imported beside `AppModule`, e.g. a feature that only the spec has. */
+  readonly imports?: readonly Type[];
   /** Route Nest's logs (`Logger`) to pino as `main.ts` does, instead of switching them off. */
   readonly pinoLogger?: boolean;
 }
@@ -89,7 +91,7 @@ export async function createTestApp(
   };
   if (SERVICE_NODE) return Object.assign(await startBuiltService(SERVICE_NODE, config, db, options), tokens);
   const app = await withEnv(config, async () => {
-    const builder = Test.createTestingModule({ imports: [AppModule] });
+    const builder = Test.createTestingModule({ imports: [AppModule, ...(options.imports ?? [])] });
     const moduleRef = await (options.configure?.(builder) ?? builder).compile();
     const nest = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
     setupApp(nest);
@@ -121,7 +123,7 @@ async function startBuiltService(
   db: TestDatabase,
   options: TestAppOptions,
 ): Promise<Omit<TestApp, 'database' | 'token' | 'sign'>> {
-  if (options.configure || options.pinoLogger)
+  if (options.configure || options.imports || options.pinoLogger)
     throw new Error('TEST_SERVICE_NODE: this spec changes the in-process app, which the built service has not');
   if (db.kind !== 'postgres')
     throw new Error('TEST_SERVICE_NODE: the built service runs against PostgreSQL (DATABASE_URL)');

@@ -554,35 +554,8 @@ export interface components {
              */
             offset: number;
         };
-        DeletedBlogResponse: {
-            /** @example 1 */
-            id: number;
-            /**
-             * @description Its slug when it was deleted.
-             * @example hello
-             */
-            slug: string;
-        };
-        EventResponse: {
-            /**
-             * @description Decimal digits; ids increase as numbers in feed order.
-             * @example 42
-             */
-            id: string;
-            /**
-             * @example blog.created
-             * @enum {string}
-             */
-            type: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published";
-            /**
-             * Format: date-time
-             * @description When the change committed its transaction (database clock), ISO 8601 UTC with milliseconds.
-             * @example 2026-01-31T12:00:00.000Z
-             */
-            occurredAt: string;
-            /** @description The blog as its owner read it right after the change (its `status` at `occurredAt`); only `id` and `slug` for `blog.deleted`. */
-            blog: components["schemas"]["BlogResponse"] | components["schemas"]["DeletedBlogResponse"];
-        };
+        /** @description One change: `id`, `type`, `occurredAt`, and the changed resource under the name that prefixes its type. */
+        EventResponse: components["schemas"]["BlogEventResponse"];
         ChangePageResponse: {
             /** @description Events in feed order. */
             data: components["schemas"]["EventResponse"][];
@@ -600,7 +573,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/blog */
             url: string;
-            events: ("blog.created" | "blog.updated" | "blog.deleted" | "blog.published")[];
+            events: components["schemas"]["EventType"][];
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -622,7 +595,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/blog */
             url: string;
-            events: ("blog.created" | "blog.updated" | "blog.deleted" | "blog.published")[];
+            events: components["schemas"]["EventType"][];
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -654,6 +627,40 @@ export interface components {
         };
         WebhookAttemptListResponse: {
             data: components["schemas"]["WebhookAttemptResponse"][];
+        };
+        DeletedBlogResponse: {
+            /** @example 1 */
+            id: number;
+            /**
+             * @description Its slug when it was deleted.
+             * @example hello
+             */
+            slug: string;
+        };
+        /**
+         * @description An event type: `<resource>.<what happened>`; its event carries the resource under that name.
+         * @enum {string}
+         */
+        EventType: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published";
+        BlogEventResponse: {
+            /**
+             * @description Decimal digits; ids increase as numbers in feed order.
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published";
+            /**
+             * Format: date-time
+             * @description When the change committed its transaction (database clock), ISO 8601 UTC with milliseconds.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description The blog as its owner read it right after the change (its `status` at `occurredAt`); only `id` and `slug` for `blog.deleted`. */
+            blog: components["schemas"]["BlogResponse"] | components["schemas"]["DeletedBlogResponse"];
         };
     };
     responses: never;

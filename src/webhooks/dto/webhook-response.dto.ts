@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_TYPES, EventType } from '../../events/event-type';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { EVENT_TYPE_SCHEMA } from '../../events/dto/event-response.dto';
+import type { EventType } from '../../events/event-type';
 import { ClosedSchema } from '../../openapi/schema-rules';
 import type { Webhook } from '../webhook.entity';
 import { WEBHOOK_URL_MAX_LENGTH } from '../webhooks.constants';
@@ -13,7 +14,7 @@ export class WebhookResponse {
   @ApiProperty({ maxLength: WEBHOOK_URL_MAX_LENGTH, example: 'https://hooks.example.com/blog' })
   readonly url!: string;
 
-  @ApiProperty({ enum: EVENT_TYPES, isArray: true })
+  @ApiProperty({ type: 'array', items: { $ref: getSchemaPath(EVENT_TYPE_SCHEMA) } })
   readonly events!: EventType[];
 
   @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T12:00:00.000Z' })

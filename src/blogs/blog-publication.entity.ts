@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A blog scheduled for a later instant, until the events job makes its `blog.published` (kept by the events trigger). */
+/** A blog scheduled for a later instant, until the events job makes its `blog.published` (kept by a trigger). */
 @Entity({ name: 'blog_publications' })
 @Index('IDX_blog_publications_published_at', ['publishedAt'])
 export class BlogPublication {

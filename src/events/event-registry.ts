@@ -1,0 +1,109 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { EventResponse } from './dto/event-response.dto';
+import { EventPresenter, EventResource, EventResourceOptions, StoredEvent } from './event-resource';
+
+/** A registered resource: what its module stated, and its presenter once instantiated. */
+export interface RegisteredResource {
+  readonly options: EventResourceOptions;
+  readonly presenter: EventPresenter | undefined;
+}
+
+/**
+ * The resources that providers registered with {@link EventResource}, from the modules of the application (their
+ * instances when made; none in preview mode), by resource name: the order does not follow the modules' imports.
+ * @throws Error when two register the same resource or type, or a type does not start with `<resource>.`.
+ */
+export function discoverEventResources(discovery: DiscoveryService): RegisteredResource[] {
+  const resources: RegisteredResource[] = [];
+  const owners = new Map<string, string>();
+  for (const wrapper of discovery.getProviders({ metadataKey: EventResource.KEY })) {
+    const options = discovery.getMetadataByDecorator(EventResource, wrapper);
+    if (options === undefined) continue;
+    const owner = String(wrapper.name);
+    for (const key of [`resource ${options.resource}`, ...options.types.map((type) => `type ${type}`)]) {
+      const earlier = owners.get(key);
+      if (earlier !== undefined && earlier !== owner) {
+        throw new Error(`Event ${key} is registered twice: by ${earlier} and by ${owner}`);
+      }
+      owners.set(key, owner);
+    }
+    const foreign = options.types.find((type) => !type.startsWith(`${options.resource}.`));
+    if (foreign !== undefined) {
+      throw new Error(`Event type ${foreign} of ${owner} does not start with its resource, ${options.resource}.`);
+    }
+    if (resources.some(({ options: other }) => other === options)) continue;
+    resources.push({ options, presenter: wrapper.instance as EventPresenter | undefined });
+  }
+  return resources.sort((a, b) => (a.options.resource < b.options.resource ? -1 : 1));
+}
+
+/**
+ * The event types and presenters that feature modules registered (event-resource.ts), discovered at start-up: the
+ * feed and webhooks know no resource themselves.
+ */
+@Injectable()
+export class EventRegistry implements OnModuleInit {
+  private resources: readonly RegisteredResource[] = [];
+  private readonly byResource = new Map<string, RegisteredResource>();
+  private readonly typeSet = new Set<string>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  /** @throws Error when two providers register the same resource or type (see {@link discoverEventResources}). */
+  onModuleInit(): void {
+    this.resources = discoverEventResources(this.discovery);
+    for (const resource of this.resources) {
+      this.byResource.set(resource.options.resource, resource);
+      for (const type of resource.options.types) this.typeSet.add(type);
+    }
+  }
+
+  /** Every registered type: by resource name, then in the order each resource lists them. */
+  types(): string[] {
+    return [...this.typeSet];
+  }
+
+  /** Whether `type` is a registered event type. */
+  has(type: string): boolean {
+    return this.typeSet.has(type);
+  }
+
+  /** Runs each resource's `beforeRelay`, one after the other. */
+  async beforeRelay(): Promise<void> {
+    for (const { presenter } of this.resources) await presenter?.beforeRelay?.();
+  }
+
+  /**
+   * `events` as the API shows them, in the same order: each resource's presenter once, for its events.
+   * @throws Error for an event whose resource no module registered.
+   */
+  async present(events: readonly StoredEvent[]): Promise<EventResponse[]> {
+    const groups = new Map<string, number[]>();
+    events.forEach((event, index) => {
+      const resource = resourceOf(event.type);
+      const group = groups.get(resource);
+      if (group === undefined) groups.set(resource, [index]);
+      else group.push(index);
+    });
+    const payloads: unknown[] = new Array(events.length);
+    for (const [resource, indexes] of groups) {
+      const presenter = this.byResource.get(resource)?.presenter;
+      if (presenter === undefined) throw new Error(`No module registered the events of ${resource}`);
+      const presented = await presenter.present(indexes.map((index) => events[index]));
+      indexes.forEach((index, n) => (payloads[index] = presented[n]));
+    }
+    return events.map(({ id, type, occurredAt }, index) => ({
+      id,
+      type,
+      occurredAt,
+      [resourceOf(type)]: payloads[index],
+    }));
+  }
+}
+
+/** The resource of an event type: its prefix before the first dot. */
+export function resourceOf(type: string): string {
+  const dot = type.indexOf('.');
+  return dot < 0 ? type : type.slice(0, dot);
+}
