@@ -7,6 +7,7 @@ import { CommentCount } from './comment-count.entity';
 import { CommentEvents } from './comment-events';
 import { CommentListCursors } from './comment-list-cursor';
 import { Comment } from './comment.entity';
+import { BlogCommentsController } from './blog-comments.controller';
 import { CommentsController } from './comments.controller';
 import { CommentsService } from './comments.service';
 import { CommentsRepository } from './comments.repository';
@@ -17,7 +18,7 @@ import { CommentsRepository } from './comments.repository';
  */
 @Module({
   imports: [DatabaseModule, IdempotencyModule, TypeOrmModule.forFeature([Comment, CommentCount])],
-  controllers: [CommentsController],
+  controllers: [BlogCommentsController, CommentsController],
   providers: [CommentsService, CommentsRepository, CommentListCursors, CursorSigner, CommentEvents],
 })
 export class CommentsModule {}
