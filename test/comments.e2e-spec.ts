@@ -319,10 +319,13 @@ describe('comments (e2e)', () => {
     });
 
     /** The 200 list of `query`. */
-    const list = async (query = '', id: number = blogId): Promise<Response & { body: CommentListBody }> => {
+    const list = async (
+      query = '',
+      id: number = blogId,
+    ): Promise<{ body: CommentListBody; headers: Record<string, string> }> => {
       const res = await t.http.get(`${commentsOf(id)}${query}`);
       expect(res.status).toBe(200);
-      return res as Response & { body: CommentListBody };
+      return { body: res.body as CommentListBody, headers: res.headers };
     };
 
     it('is oldest first, 10 by default, with the exact total and a Link to the next page', async () => {
@@ -345,7 +348,7 @@ describe('comments (e2e)', () => {
         `UPDATE "comments" SET "created_at" = "created_at" - interval '1 hour' WHERE "id" = $1`,
         [b.id],
       );
-      expect((await list('', other)).body.data.map((c: CommentBody) => c.id)).toEqual([b.id, a.id]);
+      expect((await list('', other)).body.data.map((c) => c.id)).toEqual([b.id, a.id]);
     });
 
     it('pages by limit and offset; an offset past the end is an empty page with the total', async () => {

@@ -6,7 +6,7 @@ import { CommentResponse, DeletedCommentResponse } from './dto/comment-response.
 export const COMMENT_EVENT_TYPES = ['comment.created', 'comment.deleted'] as const;
 
 /**
- * The comments' events (docs/architecture.md, "Comments"): a trigger on `comments` writes the row by column name
+ * The comments' events (docs/api.md, "Comments"): a trigger on `comments` writes the row by column name
  * (`{id, blog_id}` for a deletion) in the writer's transaction; here each becomes the comment as the API shows it.
  */
 @EventResource({

@@ -14,7 +14,7 @@ import { CommentsRepository } from './comments.repository';
 
 /**
  * Comments of blogs: controller → service → repository; its events (`CommentEvents`). No other module knows it; it
- * reads the blogs' table for their visibility (docs/architecture.md, "Comments").
+ * reads the blogs' table for their visibility (docs/architecture.md, "Layout").
  */
 @Module({
   imports: [DatabaseModule, IdempotencyModule, TypeOrmModule.forFeature([Comment, CommentCount])],

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Comments of blogs (docs/architecture.md, "Comments"): `comments`, deleted with their blog; `comment_counts`, the
+ * Comments of blogs (docs/api.md, "Comments"): `comments`, deleted with their blog; `comment_counts`, the
  * number of each blog's comments; and the `comment.created` / `comment.deleted` events, both kept by a row trigger in
  * the writer's transaction (neither for the comments a blog's deletion takes with it).
  */
