@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { BlogsModule } from './blogs/blogs.module';
+import { CommentsModule } from './comments/comments.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
@@ -13,7 +14,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics, the blog resource, its tags, the change feed and webhooks.
+ * metrics, the blog resource, its tags, its comments, the change feed and webhooks.
  */
 @Module({
   imports: [
@@ -26,6 +27,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     MetricsModule,
     BlogsModule,
     TagsModule,
+    CommentsModule,
     EventsModule,
     WebhooksModule,
   ],

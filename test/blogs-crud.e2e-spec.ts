@@ -358,7 +358,7 @@ describe('blogs: create, read, update (e2e)', () => {
       '/api/v1/blogsx',
       '/api/blogsx',
       '/api/v1/v1/blogs',
-      '/api/v1/blogs/1/comments',
+      '/api/v1/blogs/1/likes',
       '/no/such/path',
     ])('GET %s answers 404 with the JSON error body', async (path) => {
       const res = await t.http.get(path);

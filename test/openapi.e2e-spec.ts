@@ -141,7 +141,8 @@ describe('OpenAPI document and the responses it describes', () => {
         ...new Set(
           Object.keys(contract.document.paths).flatMap((path) => /^\/api\/v1\/([^/{]+)/.exec(path)?.[1] ?? []),
         ),
-      ];
+        // A resource without a list (`/comments/{id}` only) has no collection to compare; its own spec tests its aliases.
+      ].filter((resource) => contract.document.paths[`/api/v1/${resource}`]?.get !== undefined);
       const cases = resources.flatMap((resource) =>
         ['/api', '/v1'].map((prefix) => [`${prefix}/${resource}`, resource]),
       );

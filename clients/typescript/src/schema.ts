@@ -174,6 +174,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blogs/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a blog's comments, oldest first
+         * @description `total` counts all the blog's comments. A page starts after `offset` comments, or after the last comment of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging). Every parameter at most once; an unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service for this blog's comments is 400 naming the parameter. Checks run in this order: id and query (400), the blog (404). No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one). A comment is seen by whoever may read its blog: comments of a draft or scheduled blog only with a token of its owner or a `blogs:admin` token; an invalid token counts as none.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a blog
+         * @description The token's `sub` becomes the owner of the comment (who may delete it); `author` is the name shown, as given. Only a published blog takes comments. Checks run in this order: token (401), blog id (400), content type (415), body (400), the blog exists and the caller may read it (404), it is published (409); body size (413) and malformed JSON (400) are checked while the body is read.
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one comment
+         * @description No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one). A comment is seen by whoever may read its blog: comments of a draft or scheduled blog only with a token of its owner or a `blogs:admin` token; an invalid token counts as none.
+         */
+        get: operations["getComment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Only the comment's owner (the `sub` that created it), its blog's owner, or a token with scope `blogs:admin` may delete a comment; afterwards it reads 404. A request body is not read. Checks run in this order: token (401), id (400), the comment exists and the caller may read its blog (404), who asks (403).
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/changes": {
         parameters: {
             query?: never;
@@ -554,8 +602,69 @@ export interface components {
              */
             offset: number;
         };
+        CommentResponse: {
+            /**
+             * @description Assigned by the service.
+             * @example 41
+             */
+            id: number;
+            /**
+             * @description The blog commented on.
+             * @example 17
+             */
+            blogId: number;
+            /**
+             * @description The name the commenter gave; not checked against the token.
+             * @example Bob
+             */
+            author: string;
+            /** @example Nice post. */
+            body: string;
+            /**
+             * Format: date-time
+             * @description Creation time; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-11-28T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        CommentListResponse: {
+            /** @description The page, oldest first (`createdAt`, then `id`, ascending). */
+            data: components["schemas"]["CommentResponse"][];
+            /**
+             * @description Number of all the blog's comments (not only this page).
+             * @example 1
+             */
+            total: number;
+            /**
+             * @description The effective limit.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description The effective offset; null when the page was asked for with `cursor`.
+             * @example 0
+             */
+            offset: number | null;
+            /**
+             * @description An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more matching comments follow this page; else null.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        CreateCommentDto: {
+            /**
+             * @description The commenter's name as shown. A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.
+             * @example Bob
+             */
+            author: string;
+            /**
+             * @description The text of the comment. A JSON string stored exactly as sent; not whitespace only, no U+0000, no lone surrogates.
+             * @example Nice post.
+             */
+            body: string;
+        };
         /** @description One change: `id`, `type`, `occurredAt`, and the changed resource under the name that prefixes its type. */
-        EventResponse: components["schemas"]["BlogEventResponse"];
+        EventResponse: components["schemas"]["BlogEventResponse"] | components["schemas"]["CommentEventResponse"];
         ChangePageResponse: {
             /** @description Events in feed order. */
             data: components["schemas"]["EventResponse"][];
@@ -637,11 +746,20 @@ export interface components {
              */
             slug: string;
         };
+        DeletedCommentResponse: {
+            /** @example 41 */
+            id: number;
+            /**
+             * @description The blog it was on.
+             * @example 17
+             */
+            blogId: number;
+        };
         /**
          * @description An event type: `<resource>.<what happened>`; its event carries the resource under that name.
          * @enum {string}
          */
-        EventType: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published";
+        EventType: "blog.created" | "blog.updated" | "blog.deleted" | "blog.published" | "comment.created" | "comment.deleted";
         BlogEventResponse: {
             /**
              * @description Decimal digits; ids increase as numbers in feed order.
@@ -661,6 +779,26 @@ export interface components {
             occurredAt: string;
             /** @description The blog as its owner read it right after the change (its `status` at `occurredAt`); only `id` and `slug` for `blog.deleted`. */
             blog: components["schemas"]["BlogResponse"] | components["schemas"]["DeletedBlogResponse"];
+        };
+        CommentEventResponse: {
+            /**
+             * @description Decimal digits; ids increase as numbers in feed order.
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.created" | "comment.deleted";
+            /**
+             * Format: date-time
+             * @description When the change committed its transaction (database clock), ISO 8601 UTC with milliseconds.
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description The comment as created; only `id` and `blogId` for `comment.deleted`. */
+            comment: components["schemas"]["CommentResponse"] | components["schemas"]["DeletedCommentResponse"];
         };
     };
     responses: never;
@@ -2095,6 +2233,556 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Tag nestjs not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description Page size, written in decimal digits without sign or leading zero. */
+                limit?: number;
+                /** @description Number of comments to skip, written in decimal digits without sign or leading zero. Not with `cursor`. */
+                offset?: number;
+                /** @description The `nextCursor` of an earlier answer for the same blog's comments, to continue after its last comment (`limit` may change). Not with `offset`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comments with the total, the effective paging and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentListResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 17 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description `author` and `body`, both required; any other property is 400. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentDto"];
+            };
+        };
+        responses: {
+            /** @description The comment as stored. */
+            201: {
+                headers: {
+                    /** @description The path of the new comment. */
+                    Location?: string;
+                    /** @description Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 17 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The blog is a draft or scheduled (the caller may read it): only a published blog takes comments. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Blog 17 is not published: only a published blog takes comments"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "request entity too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the comment's `ETag` (weak comparison) the answer is 304. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The comment id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to skip an unchanged read. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 17 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The comment id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its blog's owner, nor `blogs:admin`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin token may delete it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Blog 17 not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

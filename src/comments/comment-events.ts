@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EventPresenter, EventResource, StoredEvent } from '../events/event-resource';
+import { CommentResponse, DeletedCommentResponse } from './dto/comment-response.dto';
+
+/** What a change did to a comment. A blog's deletion takes its comments without events of theirs. */
+export const COMMENT_EVENT_TYPES = ['comment.created', 'comment.deleted'] as const;
+
+/**
+ * The comments' events (docs/api.md, "Comments"): a trigger on `comments` writes the row by column name
+ * (`{id, blog_id}` for a deletion) in the writer's transaction; here each becomes the comment as the API shows it.
+ */
+@EventResource({
+  resource: 'comment',
+  types: COMMENT_EVENT_TYPES,
+  schemas: [CommentResponse, DeletedCommentResponse],
+  description: 'The comment as created; only `id` and `blogId` for `comment.deleted`.',
+})
+@Injectable()
+export class CommentEvents implements EventPresenter {
+  /** `events`' comments; a deletion as `{id, blogId}`. */
+  async present(events: readonly StoredEvent[]): Promise<(CommentResponse | DeletedCommentResponse)[]> {
+    return Promise.resolve(
+      events.map(({ type, data }) =>
+        type === 'comment.deleted'
+          ? { id: data.id as number, blogId: data.blog_id as number }
+          : {
+              id: data.id as number,
+              blogId: data.blog_id as number,
+              author: data.author as string,
+              body: data.body as string,
+              createdAt: new Date(data.created_at as string),
+            },
+      ),
+    );
+  }
+}

@@ -1,0 +1,163 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { ApiIdParam } from '../openapi/id-param';
+import { BEARER_SCHEME } from '../openapi/openapi';
+import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
+import { CommentListResponse, CommentResponse } from './dto/comment-response.dto';
+import { CreateCommentDto } from './dto/create-comment.dto';
+
+/** The error answers of the comment operations: the shared ones and the comments' 403, 404 and 409. */
+const ApiErrorResponses = defineApiErrorResponses({
+  403: {
+    description:
+      "The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its " +
+      "blog's owner, nor `blogs:admin`.",
+    example:
+      'Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin ' +
+      'token may delete it',
+  },
+  404: {
+    description:
+      'No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another ' +
+      'owner): the same answer.',
+    example: 'Blog 17 not found',
+  },
+  409: {
+    description: 'The blog is a draft or scheduled (the caller may read it): only a published blog takes comments.',
+    example: 'Blog 17 is not published: only a published blog takes comments',
+  },
+});
+
+/** Who sees a comment. */
+const COMMENT_READ_NOTE =
+  `${READ_ACCESS_NOTE} A comment is seen by whoever may read its blog: comments of a draft or scheduled blog only ` +
+  'with a token of its owner or a `blogs:admin` token; an invalid token counts as none.';
+
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to ' +
+      'skip an unchanged read.',
+    schema: { type: 'string', example: '"41-1"' },
+  },
+} as const;
+
+/** OpenAPI of the comments controller as a whole. */
+export const ApiComments = (): ClassDecorator => applyDecorators(ApiTags('comments'), ApiExtraModels(CommentResponse));
+
+/** OpenAPI of `GET /api/v1/blogs/:id/comments`. */
+export const ApiListComments = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'listComments',
+      summary: "List a blog's comments, oldest first",
+      description:
+        "`total` counts all the blog's comments. A page starts after `offset` comments, or after the last comment " +
+        'of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging). Every parameter at most once; ' +
+        'an unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service ' +
+        "for this blog's comments is 400 naming the parameter. Checks run in this order: id and query (400), the " +
+        `blog (404). ${COMMENT_READ_NOTE}`,
+      security: OPTIONAL_BEARER,
+    }),
+    ApiIdParam('blog'),
+    ApiOkResponse({
+      type: CommentListResponse,
+      description: 'One page of comments with the total, the effective paging and the cursor of the next page.',
+      headers: {
+        Link: {
+          description:
+            'Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with ' +
+            '`cursor` in place of `offset`.',
+          required: false,
+          schema: {
+            type: 'string',
+            example: `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
+          },
+        },
+      },
+    }),
+    ApiErrorResponses(400, 401, 404, 429, 503),
+  );
+
+/** OpenAPI of `GET /api/v1/comments/:id`. */
+export const ApiGetComment = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getComment',
+      summary: 'Read one comment',
+      description: COMMENT_READ_NOTE,
+      security: OPTIONAL_BEARER,
+    }),
+    ApiIdParam('comment'),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: "Entity tags (or `*`); when one matches the comment's `ETag` (weak comparison) the answer is 304.",
+    }),
+    ApiOkResponse({ type: CommentResponse, description: 'The comment.', headers: ETAG_HEADER }),
+    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiErrorResponses(400, 401, 404, 429, 503),
+  );
+
+/** OpenAPI of `POST /api/v1/blogs/:id/comments`. */
+export const ApiCreateComment = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'createComment',
+      summary: 'Comment on a blog',
+      description:
+        "The token's `sub` becomes the owner of the comment (who may delete it); `author` is the name shown, as " +
+        'given. Only a published blog takes comments. Checks run in this order: token (401), blog id (400), content ' +
+        'type (415), body (400), the blog exists and the caller may read it (404), it is published (409); body size ' +
+        '(413) and malformed JSON (400) are checked while the body is read.',
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiIdParam('blog'),
+    ApiBody({
+      type: CreateCommentDto,
+      description: '`author` and `body`, both required; any other property is 400.',
+      examples: { comment: { summary: 'A comment', value: { author: 'Bob', body: 'Nice post.' } } },
+    }),
+    ApiCreatedResponse({
+      type: CommentResponse,
+      description: 'The comment as stored.',
+      headers: {
+        Location: {
+          description: 'The path of the new comment.',
+          schema: { type: 'string', example: `${COMMENTS_PATH}/41` },
+        },
+        ...ETAG_HEADER,
+      },
+    }),
+    ApiErrorResponses(400, 401, 404, 409, 413, 415, 429, 503),
+  );
+
+/** OpenAPI of `DELETE /api/v1/comments/:id`. */
+export const ApiDeleteComment = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'deleteComment',
+      summary: 'Delete a comment',
+      description:
+        "Only the comment's owner (the `sub` that created it), its blog's owner, or a token with scope `blogs:admin` " +
+        'may delete a comment; afterwards it reads 404. A request body is not read. Checks run in this order: token ' +
+        '(401), id (400), the comment exists and the caller may read its blog (404), who asks (403).',
+    }),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiIdParam('comment'),
+    ApiNoContentResponse({ description: 'Deleted; no body.' }),
+    ApiErrorResponses(400, 401, 403, 404, 429, 503),
+  );

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CursorSigner } from '../common/paging/cursor-signer';
+import { DatabaseModule } from '../database/database.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { CommentCount } from './comment-count.entity';
+import { CommentEvents } from './comment-events';
+import { CommentListCursors } from './comment-list-cursor';
+import { Comment } from './comment.entity';
+import { BlogCommentsController } from './blog-comments.controller';
+import { CommentsController } from './comments.controller';
+import { CommentsService } from './comments.service';
+import { CommentsRepository } from './comments.repository';
+
+/**
+ * Comments of blogs: controller → service → repository; its events (`CommentEvents`). No other module knows it; it
+ * reads the blogs' table for their visibility (docs/architecture.md, "Layout").
+ */
+@Module({
+  imports: [DatabaseModule, IdempotencyModule, TypeOrmModule.forFeature([Comment, CommentCount])],
+  controllers: [BlogCommentsController, CommentsController],
+  providers: [CommentsService, CommentsRepository, CommentListCursors, CursorSigner, CommentEvents],
+})
+export class CommentsModule {}

@@ -1,0 +1,117 @@
+import { ConflictException, Injectable, InternalServerErrorException } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { requiredOwner } from '../auth/required-owner';
+import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
+import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import type { ListPage } from '../common/paging/list-envelope';
+import { PAGING } from '../common/paging/paging-query';
+import { mayReadBlog } from './blog-visibility';
+import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
+import type { Comment } from './comment.entity';
+import { BlogGoneError, CommentsRepository } from './comments.repository';
+import type { CreateCommentDto } from './dto/create-comment.dto';
+
+/** How errors name a blog: as the blog routes do, so that a hidden blog reads like a missing one. */
+const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
+
+/** How errors name a comment. */
+const COMMENT: ResourceWording = {
+  title: 'Comment',
+  noun: 'comment',
+  adminScope: BLOGS_ADMIN_SCOPE,
+  otherWriters: 'the owner of its blog',
+};
+
+/** How many times a delete runs again when the comment changed hands between its statement and the read after it. */
+const DELETE_ATTEMPTS = 3;
+
+/** A page request of a blog's comments: `offset` or `cursor`, never both. */
+export interface CommentListRequest {
+  readonly limit: number;
+  readonly offset?: number;
+  readonly cursor?: string;
+}
+
+/** The rules of comments: a blog's visibility decides theirs; only live blogs take new ones; who may delete one. */
+@Injectable()
+export class CommentsService {
+  constructor(
+    private readonly comments: CommentsRepository,
+    private readonly cursors: CommentListCursors,
+  ) {}
+
+  /**
+   * A page of blog `blogId`'s comments, oldest first, with their exact total; `nextCursor` when more follow.
+   * @throws BadRequestException naming `cursor` when it does not continue this blog's comments; NotFoundException
+   *   when no blog has this id or `principal` may not read it at `now`.
+   */
+  async list(
+    blogId: number,
+    request: CommentListRequest,
+    principal: Principal | undefined,
+    now: Date,
+  ): Promise<ListPage<Comment>> {
+    const { limit, cursor } = request;
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, COMMENT_SORT, { blogId });
+    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
+    const page = await this.comments.findPage(blogId, { limit, offset, after });
+    if (page.blog === null || !mayReadBlog(page.blog, principal, now)) throw notFound(BLOG, blogId);
+    const last = page.items.at(-1);
+    return {
+      items: page.items,
+      total: page.total,
+      offset: after === undefined ? offset : null,
+      nextCursor:
+        page.more && last
+          ? this.cursors.encode(COMMENT_SORT, { blogId }, { id: last.id, value: last.createdAt })
+          : null,
+    };
+  }
+
+  /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
+  async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Comment> {
+    const found = await this.comments.findById(id);
+    if (found === null || !mayReadBlog(found.blog, principal, now)) throw notFound(COMMENT, id);
+    return found.comment;
+  }
+
+  /**
+   * Stores `input` as a comment of `principal` on blog `blogId`, live at `now`.
+   * @throws NotFoundException when no blog has this id (also one deleted meanwhile), or `principal` may not read it;
+   *   ConflictException (409) when it may, but the blog is a draft or scheduled.
+   */
+  async create(blogId: number, input: CreateCommentDto, principal: Principal, now: Date): Promise<Comment> {
+    const { author, body } = input;
+    const stored = await this.comments
+      .insert({ blogId, author, body, ownerSub: principal.sub }, now)
+      .catch((error: unknown) => {
+        if (error instanceof BlogGoneError) throw notFound(BLOG, blogId);
+        throw error;
+      });
+    if (stored.comment) return stored.comment;
+    if (stored.blog === null || !mayReadBlog(stored.blog, principal, now)) throw notFound(BLOG, blogId);
+    throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);
+  }
+
+  /**
+   * Deletes the comment in one statement that also checks its blog's visibility and who asks: the comment's owner,
+   * its blog's owner, or `blogs:admin`; only when it deleted nothing is the comment read again to choose the error.
+   * @throws NotFoundException (404, also when `principal` may not read the blog), ForbiddenException (403).
+   */
+  async remove(id: number, principal: Principal, now: Date): Promise<void> {
+    const owner = requiredOwner(principal, BLOGS_ADMIN_SCOPE);
+    for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
+      if (await this.comments.delete(id, owner, now)) return;
+      // On the primary: a replica may not have the write that made the delete fail yet.
+      const found = await this.comments.findById(id, 'primary');
+      const existing =
+        found && mayReadBlog(found.blog, principal, now)
+          ? { ownerSub: found.comment.ownerSub, otherWriterSubs: [found.blog.ownerSub] }
+          : null;
+      const refusal = writeRefusal(COMMENT, { id, existing, owner, action: 'delete' });
+      if (refusal) throw refusal;
+      // The blog became readable between the delete and the read (published meanwhile): delete again.
+    }
+    throw new InternalServerErrorException('The comment was not deleted');
+  }
+}
