@@ -12,7 +12,8 @@
 //                      services' order rotating by one each round; the table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
 //                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
-//                      create-same-title,create-uncounted,update,patch,delete,mixed (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      create-same-title,create-uncounted,update,patch,delete,mixed,comments-first,
+//                      comments-cursor,comment-create (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter;
 //                      create-same-title: every create titled "Weekly update", its slug the next free suffix)
@@ -24,6 +25,10 @@
 //                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
+//                      (comments-first: `GET /blogs/:id/comments?limit=10` of the blog with 10,000 comments, seeded
+//                      in every store; comments-cursor: its page 500 of 10 by cursor; comment-create: `POST
+//                      /blogs/:id/comments` on the blogs read-one reads; none in a store without comments)
+//   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --check            the CI guard (bench/check.mjs): a short run of bench/budget.json's scenarios, beside its release; fails
 //                      when a service ÷ baseline CPU per request passes its budget × tolerance, or a scenario's
@@ -85,6 +90,9 @@ const ALL_SCENARIOS = [
   'patch',
   'delete',
   'mixed',
+  'comments-first',
+  'comments-cursor',
+  'comment-create',
   'search-storm',
 ];
 /** `--smoke`: a quick check that the bench works. */
@@ -100,6 +108,12 @@ const FILTERED = {
 };
 /** The scenarios of the tags (`tags`, the tags of blogs, slugs), which a release or a store without them skips. */
 const TAGGED = ['list-tag', 'tags', 'read-slug'];
+/** The scenarios of comments, which a release or a store without the `comments` table skips. */
+const COMMENTED = ['comments-first', 'comments-cursor', 'comment-create'];
+/** Comments of the one blog that comments-first and comments-cursor read, in every store. */
+const COMMENT_BLOG_COMMENTS = 10_000;
+/** The page of 10 that comments-cursor reads by a cursor walk. */
+const COMMENTS_CURSOR_PAGE = 500;
 /** Blogs of ~10 kB content, the oldest of all, that the list-large scenarios page through 100 at a time. */
 const LARGE_BLOGS = 100;
 /** Scenarios run with the blog counter's insert trigger disabled, to show what the counter costs. */
@@ -128,6 +142,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
+    comments: { type: 'string', default: '0' },
     scenarios: { type: 'string', default: ALL_SCENARIOS.filter((name) => name !== 'search-storm').join(',') },
     smoke: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
@@ -146,6 +161,8 @@ const rowSteps = (quick ? String(quick.rows) : options.rows).split(',').map((tex
 const duration = quick?.duration ?? Number(options.duration);
 const connections = quick?.connections ?? Number(options.connections);
 const rounds = quick?.rounds ?? Number(options.rounds);
+const spreadComments = quick ? 0 : Number(options.comments.replaceAll('_', ''));
+if (!Number.isInteger(spreadComments) || spreadComments < 0) throw new Error('--comments takes an integer ≥ 0');
 const scenarios = budget ? Object.keys(budget.scenarios) : options.scenarios.split(',');
 for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
 const topologies = TOPOLOGIES.filter((name) => name === 'direct' || options.topology.split(',').includes(name));
@@ -267,12 +284,23 @@ async function main() {
     await seedLargeBlogs(pool);
     await seedTags(pool);
   }
+  for (const own of stores) own.commentBlog = await seedCommentBlog(own.db);
   for (const own of stores) own.updateIds = await seedOwnBlogs(own.db);
 
   const results = {
     startedAt: new Date().toISOString(),
     machine: machine(),
-    options: { rowSteps, duration, connections, rounds, scenarios, topologies, nodeOptions: FLAG_SETS },
+    options: {
+      rowSteps,
+      duration,
+      connections,
+      rounds,
+      scenarios,
+      topologies,
+      nodeOptions: FLAG_SETS,
+      commentBlogComments: COMMENT_BLOG_COMMENTS,
+      spreadComments,
+    },
     ...(release && { release: { ref: against, sha: release.sha, nodeOptions: release.nodeOptions } }),
     ...(bouncer && { pgbouncer: { poolMode: 'transaction', defaultPoolSize: PGBOUNCER_POOL_SIZE } }),
     steps: [],
@@ -330,6 +358,7 @@ async function main() {
   for (const rows of rowSteps) {
     // read-one draws from the blogs seeded last: ids without gaps (delete runs leave some).
     for (const own of stores) own.readIds = (await seed(own.db, rows)) ?? own.readIds;
+    if (spreadComments > 0) for (const own of stores) await seedSpreadComments(own, spreadComments);
     if (replica)
       await replicaServes(
         db,
@@ -345,12 +374,14 @@ async function main() {
       // Not in the check, whose time is short and which reads no idle figures.
       idleCpuMsPerSecond: budget ? {} : await idleCpu(servers, meters),
       deepCursors: {},
+      commentCursors: {},
     };
     for (const own of stores) {
       const mine = servers.filter((server) => server.store === own);
       step.pagesChecked += await checkPages(own.db, mine);
       step.filtersChecked += await checkFilters(own.db, mine);
       step.filtersChecked += await checkTags(own, mine);
+      step.pagesChecked += await checkComments(own, mine);
     }
     for (const scenario of scenarios) await runScenario(step, scenario, rounds);
     step.rssPeakMb = Object.fromEntries(servers.map((server) => [server.name, peakRssMb(server.pid)]));
@@ -419,6 +450,7 @@ async function releaseServes(server, scenario, step) {
   let why;
   try {
     if (UNCOUNTED.has(scenario) && !(await hasTable(server.store.db, 'blog_counts'))) why = 'no blog_counts';
+    else if (COMMENTED.includes(scenario) && server.store.commentBlog === undefined) why = 'no comments table';
     else {
       const probe = await runLoad({ ...(await prepareRun(server, scenario, step)), url: server.url, amount: 1 });
       if (probe.non2xx + probe.errors + probe.timeouts > 0) why = `answered ${JSON.stringify(probe.statusCodes)}`;
@@ -789,6 +821,12 @@ async function prepareRun(server, scenario, step) {
     step.deepCursors[server.name] ??= await deepCursor(db, server);
     return { ...job, deepCursor: step.deepCursors[server.name] };
   }
+  if (COMMENTED.includes(job.scenario)) {
+    const { commentBlog } = server.store;
+    if (job.scenario !== 'comments-cursor') return { ...job, commentBlog };
+    step.commentCursors[server.name] ??= await commentCursor(db, server, commentBlog);
+    return { ...job, commentBlog, commentCursor: step.commentCursors[server.name] };
+  }
   if (job.scenario === 'delete') return { ...job, deleteIds: await deletableBlogs(server.store) };
   return job;
 }
@@ -875,6 +913,66 @@ async function deepCursor(db, server) {
   if (got !== expected) throw new Error(`${server.name} cursor page ${page}: ${got}, expected ${expected}`);
   log(`${server.name}: cursor walk to page ${page} matches SQL`);
   return cursor ?? '';
+}
+
+/**
+ * Walks `server`'s nextCursor chain of blog `blogId`'s comments to page {@link COMMENTS_CURSOR_PAGE} of 10 (pages of
+ * 100 as far as they go) and checks that page against SQL's `OFFSET`. @returns the cursor of that page.
+ */
+async function commentCursor(db, server, blogId) {
+  const path = `${server.url}/api/v1/blogs/${blogId}/comments`;
+  const skip = (COMMENTS_CURSOR_PAGE - 1) * 10;
+  let cursor;
+  for (let skipped = 0; skipped < skip;) {
+    const limit = skip - skipped >= 100 ? 100 : 10;
+    const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const body = await (await fetch(`${path}?limit=${limit}${query}`)).json();
+    if (typeof body.nextCursor !== 'string') throw new Error(`${server.name}: no comments nextCursor after ${skipped}`);
+    cursor = body.nextCursor;
+    skipped += limit;
+  }
+  const { rows } = await db.query(
+    'SELECT id FROM comments WHERE blog_id = $1 ORDER BY created_at, id LIMIT 10 OFFSET $2',
+    [blogId, skip],
+  );
+  const body = await (await fetch(`${path}?limit=10&cursor=${encodeURIComponent(cursor)}`)).json();
+  const [got, expected] = [body.data.map((comment) => comment.id), rows.map((row) => row.id)].map((ids) => ids.join());
+  if (got !== expected || rows.length !== 10) {
+    throw new Error(`${server.name} comments cursor page ${COMMENTS_CURSOR_PAGE}: ${got}, expected ${expected}`);
+  }
+  log(`${server.name}: comments cursor walk to page ${COMMENTS_CURSOR_PAGE} matches SQL`);
+  return cursor;
+}
+
+/**
+ * Checks the first page and the total of the commented blog's comments on every server of `store` against plain SQL
+ * (`count(*)`, `ORDER BY created_at, id`). @throws on any difference; in a store without comments (a release's), its
+ * servers skip the comment scenarios instead.
+ */
+async function checkComments({ db, commentBlog }, servers) {
+  if (commentBlog === undefined) {
+    for (const server of servers) {
+      if (!server.release) throw new Error(`${server.name}: no comments table`);
+      log(`${server.name}: no comments table: it skips ${COMMENTED.join(', ')}`);
+      server.skip = new Set([...(server.skip ?? []), ...COMMENTED]);
+    }
+    return 0;
+  }
+  const { rows } = await db.query(
+    'SELECT id, count(*) OVER () AS total FROM comments WHERE blog_id = $1 ORDER BY created_at, id LIMIT 10',
+    [commentBlog],
+  );
+  const expected = JSON.stringify({ total: Number(rows[0].total), ids: rows.map((row) => row.id) });
+  for (const server of servers) {
+    const body = await (await fetch(`${server.url}/api/v1/blogs/${commentBlog}/comments?limit=10`)).json();
+    const got = JSON.stringify({ total: body.total, ids: body.data?.map((comment) => comment.id) });
+    if (got !== expected)
+      throw new Error(`${server.name} comments of blog ${commentBlog}: ${got}, expected ${expected}`);
+  }
+  log(
+    `comments of blog ${commentBlog}: total ${Number(rows[0].total).toLocaleString('en')} and first page match SQL on ${servers.map((server) => server.name).join(', ')}`,
+  );
+  return 1;
 }
 
 /**
@@ -983,6 +1081,103 @@ async function seedLargeBlogs(db) {
      FROM generate_series(1, $1::int) g, LATERAL (SELECT timestamptz '2000-01-01' + g * interval '1 second' AS t) s`,
     [LARGE_BLOGS],
   );
+}
+
+/**
+ * SQL: inserts a comment for each row (blog_id, g) of `from` (g numbers it: its author, body and created_at, one
+ * second apart from 2021-01-01, after every seeded blog), with the row trigger off (no counter update and no
+ * `comment.created` event per row) and the counters added in the same statement, so `comment_counts` stays exact.
+ * Run in a transaction, so that no other session sees the trigger off.
+ */
+async function insertComments(client, from, values) {
+  await client.query('ALTER TABLE comments DISABLE TRIGGER comments_changed');
+  await client.query(
+    `WITH inserted AS (INSERT INTO comments (blog_id, author, body, owner_sub, created_at)
+       SELECT s.blog_id, 'Reader ' || (s.g % 100), 'Comment ' || s.g || ': ' || repeat('well said, ', 8) || 'thanks.',
+         'seed', timestamptz '2021-01-01' + s.g * interval '1 second'
+       FROM (${from}) s RETURNING blog_id)
+     INSERT INTO comment_counts (blog_id, n) SELECT blog_id, count(*) FROM inserted GROUP BY blog_id ORDER BY blog_id
+     ON CONFLICT (blog_id) DO UPDATE SET n = comment_counts.n + EXCLUDED.n`,
+    values,
+  );
+  await client.query('ALTER TABLE comments ENABLE TRIGGER comments_changed');
+}
+
+/** Runs `work(client)` in a transaction of its own on a client of `db`. */
+async function inTransaction(db, work) {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The blog of the comments-first and comments-cursor scenarios, with {@link COMMENT_BLOG_COMMENTS} comments; created
+ * between the large blogs and the seeded ones, so that list-large's page stays the large blogs. Once per store.
+ * @returns its id, or undefined in a store without comments (an older release's).
+ */
+async function seedCommentBlog(db) {
+  if (!(await hasTable(db, 'comments'))) return undefined;
+  const started = Date.now();
+  const id = await inTransaction(db, async (client) => {
+    const { rows } = await client.query(
+      `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+       VALUES ('Commented blog', 'A blog with many comments.', 'Seeder', 'seed', $1, $1) RETURNING id`,
+      ['2019-06-01T00:00:00Z'],
+    );
+    await insertComments(client, 'SELECT $1::int AS blog_id, g FROM generate_series(1, $2::int) g', [
+      rows[0].id,
+      COMMENT_BLOG_COMMENTS,
+    ]);
+    return rows[0].id;
+  });
+  await db.query('VACUUM (ANALYZE) comments, comment_counts');
+  log(`blog ${id}: ${COMMENT_BLOG_COMMENTS.toLocaleString('en')} comments in ${Date.now() - started} ms`);
+  return id;
+}
+
+/**
+ * `--comments N`: tops the comments of the blogs read-one reads (`readIds`) up to `target`, comment g on the blog
+ * first + g mod their number, in batches; then vacuums as {@link seed} does. Not in a store without comments.
+ */
+async function seedSpreadComments({ db, readIds, commentBlog }, target) {
+  if (commentBlog === undefined) return;
+  const started = Date.now();
+  const [first, last] = readIds;
+  const count = async () =>
+    Number(
+      (await db.query('SELECT count(*) AS n FROM comments WHERE blog_id BETWEEN $1 AND $2', [first, last])).rows[0].n,
+    );
+  let done = await count();
+  if (done >= target) return;
+  log(`seeding ${done.toLocaleString('en')} → ${target.toLocaleString('en')} comments over blogs ${first}–${last}`);
+  while (done < target) {
+    const batch = Math.min(SEED_BATCH, target - done);
+    // g from COMMENT_BLOG_COMMENTS on: none shares a created_at with the commented blog's comments.
+    const from = done + COMMENT_BLOG_COMMENTS + 1;
+    await inTransaction(db, (client) =>
+      insertComments(
+        client,
+        'SELECT $1::int + g % ($2::int - $1::int + 1) AS blog_id, g FROM generate_series($3::int, $4::int) g',
+        [first, last, from, from + batch - 1],
+      ),
+    );
+    done += batch;
+    log(
+      `  seeded ${done.toLocaleString('en')} / ${target.toLocaleString('en')} comments (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+  }
+  await db.query('VACUUM (ANALYZE) comments, comment_counts');
+  await db.query('CHECKPOINT').catch((error) => log(`CHECKPOINT: ${error.message}`));
+  log(`comments seeded and vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**

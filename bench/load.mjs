@@ -5,6 +5,7 @@
 // Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
 //        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
 //        deleteIds: [first, last], stormReadConnections, stormReadRate: number,
+//        commentBlog: number, commentCursor: string,
 //        amount?: number (that many requests on one connection instead of `duration`: a probe) }
 // list-tag draws its tag per request from bench/tags.mjs's Zipf weights; read-slug reads `blog-<id>`, ids as read-one's.
 // search-storm runs two loads at once, search-common on `connections` and read-one on
@@ -77,6 +78,21 @@ const requests = {
     const id = Math.min(nextDelete, deleteIds[1]);
     nextDelete += 1;
     return { method: 'DELETE', path: `/api/v1/blogs/${id}`, headers: { authorization: auth.authorization } };
+  },
+  'comments-first': () => ({ method: 'GET', path: `/api/v1/blogs/${job.commentBlog}/comments?limit=10` }),
+  'comments-cursor': () => ({
+    method: 'GET',
+    path: `/api/v1/blogs/${job.commentBlog}/comments?limit=10&cursor=${encodeURIComponent(job.commentCursor)}`,
+  }),
+  // A comment on one of the blogs read-one reads (all live), so creates spread over their counters.
+  'comment-create': () => {
+    sequence += 1;
+    return {
+      method: 'POST',
+      path: `/api/v1/blogs/${randomId()}/comments`,
+      headers: auth,
+      body: JSON.stringify({ author: 'Bench', body: `Comment ${RUN} ${sequence}: well said, thanks.` }),
+    };
   },
   mixed: () => {
     const roll = Math.random();

@@ -10,7 +10,9 @@
 // scenarios use, with the same exact `total` and a signed `nextCursor` of its own format; PATCH (merge
 // patch of the given fields) and DELETE complete the writes. `GET /api/v1/blogs/slug/<slug>` reads a
 // blog by its slug (or an earlier one, without the service's 301) and `GET /api/v1/tags` lists the
-// tags with their live counts, most blogs first.
+// tags with their live counts, most blogs first. `GET /api/v1/blogs/<id>/comments` lists a live blog's
+// comments oldest first with the service's statements (the blog's visibility, the exact total from its counter,
+// `offset` or a `cursor` of its own format) and `POST` adds one (the service's statement, which checks the blog).
 //
 // Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -120,6 +122,99 @@ const SQL = {
   },
 };
 
+/** A comment's columns, of the row `c`, and who may read its blog, of the row `b`: the service's statements. */
+const COMMENT_COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
+const BLOG_ACCESS = `b."owner_sub" AS "blog_owner_sub", b."published_at" AS "blog_published_at"`;
+const commentPage = (where, paging) =>
+  `SELECT ${BLOG_ACCESS}, COALESCE((SELECT "n" FROM "comment_counts" WHERE "blog_id" = $1), 0) AS "total", p.* ` +
+  `FROM "blogs" b LEFT JOIN LATERAL (SELECT ${COMMENT_COLUMNS} FROM "comments" c WHERE c."blog_id" = b."id"${where} ` +
+  `ORDER BY c."created_at", c."id" ${paging}) p ON true WHERE b."id" = $1 ORDER BY p."created_at", p."id"`;
+Object.assign(SQL, {
+  // Blog $1, its comment count and $2 of its comments after $3 of them / after ($3, $4).
+  comments: { name: 'comments', text: commentPage('', 'LIMIT $2 OFFSET $3') },
+  commentsAfter: {
+    name: 'comments-after',
+    text: commentPage(` AND (c."created_at", c."id") > ($3::timestamptz, $4::int4)`, 'LIMIT $2'),
+  },
+  // Comment ($2, $3, $4) on blog $1 if it is live at $5; one row without a comment when it is not, none without it.
+  createComment: {
+    name: 'create-comment',
+    text:
+      `WITH "blog" AS (SELECT "id", "owner_sub", "published_at" FROM "blogs" WHERE "id" = $1), ` +
+      `"stored" AS (INSERT INTO "comments" ("blog_id", "author", "body", "owner_sub") ` +
+      `SELECT "id", $2, $3, $4 FROM "blog" WHERE "published_at" <= $5 ` +
+      `RETURNING "id", "blog_id", "author", "body", "owner_sub", "created_at") ` +
+      `SELECT ${BLOG_ACCESS}, c.* FROM "blog" b LEFT JOIN "stored" c ON true`,
+  },
+});
+const COMMENT_LIMITS = { author: 100, body: 10_000 };
+
+/** The answer of a comment row. */
+const commentOf = (row) => ({
+  id: row.id,
+  blogId: row.blog_id,
+  author: row.author,
+  body: row.body,
+  createdAt: row.created_at,
+});
+
+/** `base64url(blogId createdAt id) + "." + base64url(HMAC-SHA256)` of a page's last comment. */
+function commentCursorAfter(comment) {
+  const payload = Buffer.from(`${comment.blogId} ${comment.createdAt.toISOString()} ${comment.id}`).toString(
+    'base64url',
+  );
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+}
+
+/** [createdAt, id] of a comment cursor this server made for blog `blogId`, else undefined. */
+function commentPositionOf(cursor, blogId) {
+  const [payload, signature = ''] = cursor.split('.');
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const [blog, createdAt, id] = Buffer.from(payload, 'base64url').toString().split(' ');
+  return Number(blog) === blogId ? [createdAt, Number(id)] : undefined;
+}
+
+/** Whether a blog published at `publishedAt` (null: a draft) is live at `now`. */
+const live = (publishedAt, now) => publishedAt !== null && publishedAt <= now;
+
+async function listComments(res, blogId, params) {
+  const limit = intParam(params.get('limit'), 1, 100, 10);
+  const offset = intParam(params.get('offset'), 0, INT4_MAX, 0);
+  const cursor = params.get('cursor');
+  if (limit === undefined || offset === undefined || (cursor !== null && params.has('offset'))) {
+    return error(res, 400, 'bad query');
+  }
+  const position = cursor === null ? undefined : commentPositionOf(cursor, blogId);
+  if (cursor !== null && position === undefined) return error(res, 400, 'bad cursor');
+  const { rows } =
+    position === undefined
+      ? await pool.query({ ...SQL.comments, values: [blogId, limit + 1, offset] })
+      : await pool.query({ ...SQL.commentsAfter, values: [blogId, limit + 1, ...position] });
+  if (rows.length === 0 || !live(rows[0].blog_published_at, new Date())) return error(res, 404, 'Not Found');
+  const comments = rows[0].id === null ? [] : rows.slice(0, limit).map(commentOf);
+  const nextCursor = rows.length > limit ? commentCursorAfter(comments[comments.length - 1]) : null;
+  const total = Number(rows[0].total);
+  return send(res, 200, { data: comments, total, limit, offset: position === undefined ? offset : null, nextCursor });
+}
+
+async function createComment(req, res, blogId) {
+  const sub = subject(req.headers.authorization);
+  if (!sub) return error(res, 401, 'Unauthorized');
+  const body = JSON.parse(await readBody(req));
+  if (!validFields(body, Object.keys(COMMENT_LIMITS), COMMENT_LIMITS) || Object.keys(body).length !== 2) {
+    return error(res, 400, 'bad body');
+  }
+  const now = new Date();
+  const { rows } = await pool.query({ ...SQL.createComment, values: [blogId, body.author, body.body, sub, now] });
+  if (rows.length === 0) return error(res, 404, 'Not Found');
+  if (rows[0].id === null) {
+    return rows[0].blog_owner_sub === sub ? error(res, 409, 'Not published') : error(res, 404, 'Not Found');
+  }
+  return send(res, 201, commentOf(rows[0]), { location: `/api/v1/comments/${rows[0].id}` });
+}
+
 /** `base64url(createdAt ISO string + " " + id) + "." + base64url(HMAC-SHA256)` of a page's last blog. */
 function cursorAfter(blog) {
   const payload = Buffer.from(`${blog.createdAt.toISOString()} ${blog.id}`).toString('base64url');
@@ -192,10 +287,10 @@ function validPatch(body) {
   return validFields(body, Object.keys(body)) && Object.keys(body).length > 0;
 }
 
-function validFields(body, fields) {
+function validFields(body, fields, limits = LIMITS) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
   for (const field of fields) {
-    const max = Object.hasOwn(LIMITS, field) ? LIMITS[field] : undefined;
+    const max = Object.hasOwn(limits, field) ? limits[field] : undefined;
     const value = body[field];
     if (max === undefined) return false;
     if (
@@ -283,6 +378,12 @@ async function handle(req, res) {
     if (slug.length > SLUG_MAX_LENGTH || !SLUG.test(slug)) return error(res, 400, 'bad slug');
     const { rows } = await pool.query({ ...SQL.readSlug, values: [slug] });
     return rows.length === 0 ? error(res, 404, 'Not Found') : send(res, 200, rows[0]);
+  }
+  const comments = /^\/([^/]+)\/comments$/.exec(rest);
+  if (comments && (req.method === 'GET' || req.method === 'POST')) {
+    const blogId = intParam(comments[1], 1, INT4_MAX, undefined);
+    if (blogId === undefined) return error(res, 400, 'bad id');
+    return req.method === 'GET' ? listComments(res, blogId, url.searchParams) : createComment(req, res, blogId);
   }
   const idText = rest.startsWith('/') ? rest.slice(1) : undefined;
   if (idText === undefined) return error(res, 404, 'Not Found');
