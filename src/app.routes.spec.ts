@@ -1,15 +1,18 @@
-import { Body, Controller, Get, Post, RequestMethod, Type } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { MetadataScanner } from '@nestjs/core/metadata-scanner';
 import { Test } from '@nestjs/testing';
 import { AppModule } from './app.module';
-import { JSON_BODY_METADATA, JsonBody } from './common/http/json-body.decorator';
+import { JSON_BODY_METADATA, JsonBody, NO_BODY_METADATA, NoBody } from './common/http/json-body.decorator';
 
 const METHODS_WITH_BODY = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
 
-/** `Controller.handler` of every route of `controllers` that takes a body (POST, PUT, PATCH or `@Body()`) that nothing reads. */
+/**
+ * `Controller.handler` of every route of `controllers` that takes a body (POST, PUT, PATCH or `@Body()`) that nothing
+ * reads and that is not marked `@NoBody()`.
+ */
 function routesWithUnreadBody(controllers: readonly Type[]): string[] {
   const scanner = new MetadataScanner();
   return controllers.flatMap((controller) =>
@@ -22,7 +25,10 @@ function routesWithUnreadBody(controllers: readonly Type[]): string[] {
         const args = Object.keys((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as object);
         const takesBody =
           METHODS_WITH_BODY.has(method) || args.some((key) => key.startsWith(`${RouteParamtypes.BODY}:`));
-        return takesBody && Reflect.getMetadata(JSON_BODY_METADATA, handler) !== true;
+        const declared =
+          Reflect.getMetadata(JSON_BODY_METADATA, handler) === true ||
+          Reflect.getMetadata(NO_BODY_METADATA, handler) === true;
+        return takesBody && !declared;
       })
       .map((name) => `${controller.name}.${name}`),
   );
@@ -39,7 +45,7 @@ describe('routes of AppModule', () => {
     expect(routesWithUnreadBody(controllers)).toEqual([]);
   });
 
-  it('the check names a body route without @JsonBody, and passes one with it', () => {
+  it('the check names a body route without @JsonBody or @NoBody, and passes one with either', () => {
     @Controller('fixture')
     class FixtureController {
       @Post('plain')
@@ -50,6 +56,10 @@ describe('routes of AppModule', () => {
 
       @Post('read')
       read(@JsonBody() _body: object): void {}
+
+      @Put('none')
+      @NoBody()
+      none(): void {}
 
       @Get()
       list(): void {}

@@ -1,10 +1,20 @@
-import { ArgumentMetadata, createParamDecorator, ExecutionContext, PipeTransform, Type } from '@nestjs/common';
+import {
+  ArgumentMetadata,
+  createParamDecorator,
+  ExecutionContext,
+  PipeTransform,
+  SetMetadata,
+  Type,
+} from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { globalPipes } from '../pipes/global-pipes';
 import { readJsonBody } from './json-body.reader';
 
 /** Handler metadata: the handler reads its JSON body with {@link JsonBody} (the route check of `app.routes.spec.ts`). */
 export const JSON_BODY_METADATA = 'json-body:reads';
+
+/** Handler metadata: the handler takes no body ({@link NoBody}); the route check of `app.routes.spec.ts` passes it. */
+export const NO_BODY_METADATA = 'json-body:none';
 
 const ReadJsonBody = createParamDecorator((_data: unknown, context: ExecutionContext) => {
   const http = context.switchToHttp();
@@ -40,3 +50,9 @@ export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): Par
     Reflect.defineMetadata(JSON_BODY_METADATA, true, handler);
   };
 }
+
+/**
+ * Method decorator of a POST, PUT or PATCH that takes no body (`PUT /bookmarks/:blogId`: the path says it all); a body
+ * sent is not read. Without it or {@link JsonBody}, `app.routes.spec.ts` names the route.
+ */
+export const NoBody = (): MethodDecorator => SetMetadata(NO_BODY_METADATA, true);
