@@ -56,11 +56,20 @@ const row = (op: Operation): readonly [operationId: string, method: string, path
   op.method,
   op.path,
 ];
-/** `[operationId, method, path]` of every GET operation, then of the writes tried after the reads, in that order. */
-const READS = OPERATIONS.filter((op) => op.method === 'GET').map(row);
-const LATER_WRITES = ['updateBlog', 'patchBlog', 'deleteBlog', 'deleteWebhook'].map((id) => row(operation(id)));
 /** Not tried: its `url` must name a receiver of the user's own, which no example can. */
 const UNTRIED = ['createWebhook'];
+/** `[operationId, method, path]` of the operations of `method` in document order, but createBlog (tried first) and UNTRIED. */
+const rowsOf = (method: string) =>
+  OPERATIONS.filter(
+    (op) => op.method === method && op.operationId !== 'createBlog' && !UNTRIED.includes(op.operationId),
+  ).map(row);
+/**
+ * After createBlog, in this order: the other creates (a resource under the blog, on the ids the examples name), every
+ * read, then the updates and the deletes, children before parents (the deletes in reverse document order).
+ */
+const EARLY_WRITES = rowsOf('POST');
+const READS = rowsOf('GET');
+const LATER_WRITES = [...rowsOf('PUT'), ...rowsOf('PATCH'), ...rowsOf('DELETE').reverse()];
 
 /** Path parameters no example can name (ids made at random), typed in as a user would; set in beforeAll. */
 let webhookId = '';
@@ -78,7 +87,10 @@ const FOUND: Readonly<Record<string, object>> = {
   listTags: { total: 2 },
   getTag: { count: 1 },
   listChanges: {
-    data: [expect.objectContaining({ type: 'blog.created' }), expect.objectContaining({ type: 'blog.published' })],
+    data: expect.arrayContaining([
+      expect.objectContaining({ type: 'blog.created' }),
+      expect.objectContaining({ type: 'blog.published' }),
+    ]) as unknown,
   },
   listWebhooks: { data: [expect.objectContaining({ id: expect.any(String) })] },
   updateBlog: { id: blogId, content: 'First post, revised' },
@@ -201,7 +213,7 @@ describe('Swagger UI', () => {
   });
 
   it('tries every operation of the document but createWebhook', () => {
-    const tried = ['createBlog', ...READS.map(([id]) => id), ...LATER_WRITES.map(([id]) => id)];
+    const tried = ['createBlog', ...[...EARLY_WRITES, ...READS, ...LATER_WRITES].map(([id]) => id)];
 
     expect([...tried, ...UNTRIED].sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
   });
@@ -231,7 +243,7 @@ describe('Swagger UI', () => {
     },
   );
 
-  inBrowser.each([...READS, ...LATER_WRITES])(
+  inBrowser.each([...EARLY_WRITES, ...READS, ...LATER_WRITES])(
     `then %s (%s %s) with its prefilled values answers 2xx${skipped}`,
     async (operationId) => {
       const before = problems.length;
