@@ -67,7 +67,8 @@ describe('parseEntityTagCondition', () => {
     expect(Math.min(...runs)).toBeLessThan(50);
   });
 
-  // Each took ~0.2 s with a regex whose two whitespace runs competed for the same spaces.
+  // Each took ~0.2 s with a regex whose two whitespace runs competed for the same spaces; linear, each takes ~0.05 ms.
+  // The fastest of 20 runs under 50 ms: far from either, so a busy machine does not fail it.
   it.each([
     ['a comma and blanks before garbage', `,${' '.repeat(2_000)}x`],
     ['blanks before garbage', `${' '.repeat(2_040)}x`],
@@ -80,7 +81,7 @@ describe('parseEntityTagCondition', () => {
       expect(() => parseEntityTagCondition('If-Match', value)).toThrow(BadRequestException);
       return Number(process.hrtime.bigint() - started) / 1e6;
     });
-    expect(Math.min(...runs)).toBeLessThan(1);
+    expect(Math.min(...runs)).toBeLessThan(50);
   });
 
   it.each([
