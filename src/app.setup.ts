@@ -19,6 +19,7 @@ import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 import { notFoundEverywhere } from './common/http/not-found-everywhere';
 import { apiPathAliases, versionOneResources } from './common/http/api-path-aliases';
+import { notStoredByDefault } from './shared-cache/shared-cache';
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
@@ -54,6 +55,8 @@ export const APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /** Global setup shared by `main.ts` and the e2e tests; call it before `app.init()` / `app.listen()`. */
 export function setupApp(app: NestExpressApplication): NestExpressApplication {
+  // No cache keeps an answer unless a public read says otherwise (docs/api.md, "Caching").
+  app.use(notStoredByDefault);
   // First, so every request is logged, also one that matches no route. In preview mode (the
   // OpenAPI CLI) providers are placeholders, and what needs them is skipped.
   const httpLogger = app.get<HttpLogger | undefined>(HTTP_LOGGER);

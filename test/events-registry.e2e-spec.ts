@@ -30,6 +30,10 @@ class NoteEvents implements EventPresenter {
     this.pages.push(events.length);
     return Promise.resolve(events.map(({ data }) => ({ id: data.id, text: String(data.text).toUpperCase() })));
   }
+
+  surrogateKeys({ data }: StoredEvent): readonly string[] {
+    return [`note-${String(data.id)}`];
+  }
 }
 
 @Module({ providers: [NoteEvents] })

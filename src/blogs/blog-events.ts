@@ -3,6 +3,7 @@ import { EventPresenter, EventResource, StoredEvent } from '../events/event-reso
 import { TagsRepository } from '../tags/tags.repository';
 import { BlogPublicationsRepository } from './blog-publications.repository';
 import { Blog } from './blog.entity';
+import { blogEventKeys } from './blog-surrogate-keys';
 import { BlogResponse, toBlogResponse } from './dto/blog-response.dto';
 import { DeletedBlogResponse } from './dto/deleted-blog-response.dto';
 
@@ -63,6 +64,11 @@ export class BlogEvents implements EventPresenter {
         ? { id: data.id as number, slug: data.slug as string }
         : toBlogResponse(blogOfSnapshot(data, names), occurredAt),
     );
+  }
+
+  /** Every event of a blog takes back its answers, the lists and its comments. */
+  surrogateKeys({ data }: StoredEvent): string[] {
+    return blogEventKeys(data.id as number);
   }
 
   /** Makes `blog.published` for the scheduled blogs whose instant has passed. */

@@ -7,6 +7,7 @@ import type { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsService } from './blogs.service';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { SharedCache } from '../shared-cache/shared-cache';
 
 const blog: Blog = {
   id: 7,
@@ -38,11 +39,13 @@ const publicBlog = {
 const NOW = expect.any(Date) as Date;
 const input = { title: 'Title', content: 'Content', author: 'Alice' };
 const alice: Principal = { sub: 'alice', scopes: [] };
+const CACHE = { maxAge: 0, sharedMaxAge: 86_400, purgeUrls: [] };
+const PUBLIC = 'public, max-age=0, s-maxage=86400';
 
 describe('BlogsController', () => {
   let controller: BlogsController;
   let service: { [K in 'list' | 'findOne' | 'findBySlug' | 'create' | 'update' | 'remove']: jest.Mock };
-  let response: { setHeader: jest.Mock; location: jest.Mock; status: jest.Mock; end: jest.Mock };
+  let response: { setHeader: jest.Mock; location: jest.Mock; status: jest.Mock; end: jest.Mock; vary: jest.Mock };
 
   beforeEach(async () => {
     service = {
@@ -53,7 +56,7 @@ describe('BlogsController', () => {
       update: jest.fn(),
       remove: jest.fn(),
     };
-    response = { setHeader: jest.fn(), location: jest.fn(), status: jest.fn(), end: jest.fn() };
+    response = { setHeader: jest.fn(), location: jest.fn(), status: jest.fn(), end: jest.fn(), vary: jest.fn() };
     // Express's setters return the response, so that calls chain.
     for (const setter of [response.location, response.status]) setter.mockReturnValue(response);
     const moduleRef = await Test.createTestingModule({
@@ -62,6 +65,7 @@ describe('BlogsController', () => {
       providers: [
         { provide: BlogsService, useValue: service },
         { provide: IdempotencyRepository, useValue: {} },
+        { provide: SharedCache, useValue: new SharedCache(CACHE, { readsRequireAuth: false } as never) },
       ],
     }).compile();
     controller = moduleRef.get(BlogsController);
@@ -69,7 +73,8 @@ describe('BlogsController', () => {
 
   const res = (): Response => response as unknown as Response;
 
-  const req = (url: string): Request => ({ url, originalUrl: url }) as Request;
+  const req = (url: string, headers: Record<string, string> = {}): Request =>
+    ({ url, originalUrl: url, headers }) as unknown as Request;
 
   it('list answers the envelope with the public fields, the effective paging and no next page', async () => {
     service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 10, nextCursor: null });
@@ -87,7 +92,10 @@ describe('BlogsController', () => {
       undefined,
       NOW,
     );
-    expect(response.setHeader).not.toHaveBeenCalled();
+    expect(response.setHeader.mock.calls).toEqual([
+      ['Cache-Control', PUBLIC],
+      ['Surrogate-Key', 'blogs'],
+    ]);
   });
 
   it('list links the next page: the same parameters, cursor in place of offset', async () => {
@@ -130,7 +138,7 @@ describe('BlogsController', () => {
   it('findOne answers the blog without its owner, with its strong ETag', async () => {
     service.findOne.mockResolvedValueOnce(blog);
 
-    await expect(controller.findOne(7, undefined, res())).resolves.toEqual(publicBlog);
+    await expect(controller.findOne(7, undefined, req('/api/v1/blogs/7'), res())).resolves.toEqual(publicBlog);
     expect(service.findOne).toHaveBeenCalledWith(7, undefined, NOW);
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3"');
   });
@@ -138,15 +146,50 @@ describe('BlogsController', () => {
   it('findOne lets the service decide absence', async () => {
     service.findOne.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
 
-    await expect(controller.findOne(7, alice, res())).rejects.toThrow(NotFoundException);
+    await expect(
+      controller.findOne(7, alice, req('/api/v1/blogs/7', { authorization: 'Bearer t' }), res()),
+    ).rejects.toThrow(NotFoundException);
     expect(response.setHeader).not.toHaveBeenCalled();
   });
 
   it('findOne tags a scheduled blog with its scheduled state', async () => {
     service.findOne.mockResolvedValueOnce({ ...blog, publishedAt: new Date(Date.now() + 3_600_000) });
 
-    await expect(controller.findOne(7, alice, res())).resolves.toMatchObject({ status: 'scheduled' });
+    await expect(
+      controller.findOne(7, alice, req('/api/v1/blogs/7', { authorization: 'Bearer t' }), res()),
+    ).resolves.toMatchObject({ status: 'scheduled' });
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3-scheduled"');
+  });
+
+  it.each([
+    [
+      'an anonymous read',
+      {},
+      [
+        ['Cache-Control', PUBLIC],
+        ['Surrogate-Key', 'blog-7'],
+        ['ETag', '"7-3"'],
+      ],
+      1,
+    ],
+    ['a read with a token', { authorization: 'Bearer t' }, [['ETag', '"7-3"']], 0],
+    ['a read with an empty Authorization', { authorization: '' }, [['ETag', '"7-3"']], 0],
+  ])('findOne: %s is public to shared caches only without Authorization', async (_name, headers, calls, varied) => {
+    service.findOne.mockResolvedValueOnce(blog);
+
+    await controller.findOne(7, undefined, req('/api/v1/blogs/7', headers), res());
+
+    expect(response.setHeader.mock.calls).toEqual(calls);
+    expect(response.vary).toHaveBeenCalledTimes(varied);
+  });
+
+  it('findBySlug keys an anonymous answer by the blog id, not the slug', async () => {
+    service.findBySlug.mockResolvedValueOnce({ blog, moved: false });
+
+    await controller.findBySlug('title', undefined, req('/api/v1/blogs/slug/title'), res());
+
+    expect(response.setHeader).toHaveBeenCalledWith('Surrogate-Key', 'blog-7');
+    expect(response.vary).toHaveBeenCalledWith('Authorization');
   });
 
   it('findBySlug answers the blog of its current slug with its ETag', async () => {

@@ -44,6 +44,8 @@ import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { SharedCache } from '../shared-cache/shared-cache';
+import { BLOG_LISTS_KEY, blogKey } from './blog-surrogate-keys';
 
 /**
  * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
@@ -53,7 +55,10 @@ import { Idempotent } from '../idempotency/idempotent.decorator';
 @Controller({ path: 'blogs', version: '1' })
 @ApiBlogs()
 export class BlogsController {
-  constructor(private readonly blogs: BlogsService) {}
+  constructor(
+    private readonly blogs: BlogsService,
+    private readonly cache: SharedCache,
+  ) {}
 
   @Get()
   @ReadAccess()
@@ -71,6 +76,7 @@ export class BlogsController {
     const caller = query.status === 'published' ? principal : requireCaller(principal, request);
     const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content') }, caller, now);
     linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
+    this.cache.keep(request, response, BLOG_LISTS_KEY);
     return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));
   }
 
@@ -85,7 +91,10 @@ export class BlogsController {
   ): Promise<BlogResponse | undefined> {
     const now = new Date();
     const { blog, moved } = await this.blogs.findBySlug(slug, principal, now);
-    if (!moved) return this.answer(blog, now, response);
+    if (!moved) {
+      this.cache.keep(request, response, blogKey(blog.id));
+      return this.answer(blog, now, response);
+    }
     // The current slug's path under the prefix the request came by (`/api/blogs/…` stays an alias).
     const path = request.originalUrl.split('?')[0].replace(/[^/]+\/?$/, blog.slug);
     // Not to be stored (RFC 9111: a 301 is cacheable by default): another blog may take the slug, or it may move again.
@@ -100,10 +109,13 @@ export class BlogsController {
   async findOne(
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal | undefined,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
     const now = new Date();
-    return this.answer(await this.blogs.findOne(id, principal, now), now, response);
+    const blog = await this.blogs.findOne(id, principal, now);
+    this.cache.keep(request, response, blogKey(id));
+    return this.answer(blog, now, response);
   }
 
   @Post()

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { SharedCacheModule } from '../shared-cache/shared-cache.module';
 import { TagsModule } from '../tags/tags.module';
 import { AuthorCount } from './author-count.entity';
 import { BlogCount } from './blog-count.entity';
@@ -23,6 +24,7 @@ import { BlogsService } from './blogs.service';
     DatabaseModule,
     IdempotencyModule,
     TagsModule,
+    SharedCacheModule,
     TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap, BlogPublication]),
   ],
   controllers: [BlogsController],

@@ -7,8 +7,10 @@ import { IdParam } from '../common/http/id-param.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
 import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { SharedCache } from '../shared-cache/shared-cache';
 import { commentAnswer } from './comment-answer';
 import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
+import { blogCommentsKey } from './comment-surrogate-keys';
 import { ApiComments, ApiCreateComment, ApiListComments } from './comments.api-docs';
 import { CommentsService } from './comments.service';
 import { CommentListResponse, CommentResponse, toCommentResponse } from './dto/comment-response.dto';
@@ -22,7 +24,10 @@ import { ListCommentsQueryDto } from './dto/list-comments-query.dto';
 @Controller({ path: 'blogs', version: '1' })
 @ApiComments()
 export class BlogCommentsController {
-  constructor(private readonly comments: CommentsService) {}
+  constructor(
+    private readonly comments: CommentsService,
+    private readonly cache: SharedCache,
+  ) {}
 
   @Get(':id/comments')
   @ReadAccess()
@@ -36,6 +41,7 @@ export class BlogCommentsController {
   ): Promise<CommentListResponse> {
     const page = await this.comments.list(blogId, query, principal, new Date());
     linkNextPage(response, blogCommentsPath(blogId), request.url, page.nextCursor);
+    this.cache.keep(request, response, blogCommentsKey(blogId));
     return listEnvelope(page, query.limit, toCommentResponse);
   }
 

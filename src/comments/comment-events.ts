@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventPresenter, EventResource, StoredEvent } from '../events/event-resource';
+import { commentEventKeys } from './comment-surrogate-keys';
 import { CommentResponse, DeletedCommentResponse } from './dto/comment-response.dto';
 
 /** What a change did to a comment. A blog's deletion takes its comments without events of theirs. */
@@ -32,5 +33,10 @@ export class CommentEvents implements EventPresenter {
             },
       ),
     );
+  }
+
+  /** A comment's events take back its answer and its blog's comment list. */
+  surrogateKeys({ data }: StoredEvent): string[] {
+    return commentEventKeys(data.id as number, data.blog_id as number);
   }
 }

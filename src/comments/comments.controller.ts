@@ -1,10 +1,12 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { IdParam } from '../common/http/id-param.decorator';
+import { SharedCache } from '../shared-cache/shared-cache';
 import { commentAnswer } from './comment-answer';
+import { commentKeys } from './comment-surrogate-keys';
 import { ApiComments, ApiDeleteComment, ApiGetComment } from './comments.api-docs';
 import { CommentsService } from './comments.service';
 import type { CommentResponse } from './dto/comment-response.dto';
@@ -16,7 +18,10 @@ import type { CommentResponse } from './dto/comment-response.dto';
 @Controller({ path: 'comments', version: '1' })
 @ApiComments()
 export class CommentsController {
-  constructor(private readonly comments: CommentsService) {}
+  constructor(
+    private readonly comments: CommentsService,
+    private readonly cache: SharedCache,
+  ) {}
 
   @Get(':id')
   @ReadAccess()
@@ -24,9 +29,12 @@ export class CommentsController {
   async findOne(
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal | undefined,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommentResponse> {
-    return commentAnswer(await this.comments.findOne(id, principal, new Date()), response);
+    const comment = await this.comments.findOne(id, principal, new Date());
+    this.cache.keep(request, response, commentKeys(comment.id, comment.blogId));
+    return commentAnswer(comment, response);
   }
 
   @Delete(':id')

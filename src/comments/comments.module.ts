@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { SharedCacheModule } from '../shared-cache/shared-cache.module';
 import { CommentCount } from './comment-count.entity';
 import { CommentEvents } from './comment-events';
 import { CommentListCursors } from './comment-list-cursor';
@@ -17,7 +18,7 @@ import { CommentsRepository } from './comments.repository';
  * reads the blogs' table for their visibility (docs/architecture.md, "Layout").
  */
 @Module({
-  imports: [DatabaseModule, IdempotencyModule, TypeOrmModule.forFeature([Comment, CommentCount])],
+  imports: [DatabaseModule, IdempotencyModule, SharedCacheModule, TypeOrmModule.forFeature([Comment, CommentCount])],
   controllers: [BlogCommentsController, CommentsController],
   providers: [CommentsService, CommentsRepository, CommentListCursors, CursorSigner, CommentEvents],
 })

@@ -29,6 +29,9 @@ describe('loadConfiguration', () => {
       SHUTDOWN_TIMEOUT_MS: '2500',
       JOBS_ENABLED: 'false',
       WEBHOOK_ALLOWED_HOSTS: 'Receiver.test, ::1',
+      CACHE_MAX_AGE: '30',
+      CACHE_SHARED_MAX_AGE: '600',
+      CACHE_PURGE_URLS: 'http://varnish:80, https://purge.example/cdn/',
     });
 
     expect(config).toEqual({
@@ -71,6 +74,7 @@ describe('loadConfiguration', () => {
         redisPrefix: 'blogs:rl:',
       },
       jobs: { enabled: false, webhookAllowedHosts: ['receiver.test', '::1'] },
+      cache: { maxAge: 30, sharedMaxAge: 600, purgeUrls: ['http://varnish/', 'https://purge.example/cdn/'] },
     });
   });
 
@@ -87,6 +91,7 @@ describe('loadConfiguration', () => {
     ['RATE_LIMIT_READS', '0'],
     ['JOBS_ENABLED', 'yes'],
     ['WEBHOOK_ALLOWED_HOSTS', 'https://receiver.test'],
+    ['CACHE_SHARED_MAX_AGE', '-1'],
   ])('validates every namespace: %s=%p is rejected', (variable, value) => {
     expect(() => loadConfiguration({ [variable]: value })).toThrow(
       expect.objectContaining({ name: 'ConfigValidationError', message: expect.stringContaining(variable) }),
@@ -97,6 +102,9 @@ describe('loadConfiguration', () => {
 describe('ENVIRONMENT_VARIABLES', () => {
   it('lists every variable of every namespace once, sorted', () => {
     expect(ENVIRONMENT_VARIABLES).toEqual([
+      'CACHE_MAX_AGE',
+      'CACHE_PURGE_URLS',
+      'CACHE_SHARED_MAX_AGE',
       'CORS_ORIGINS',
       'CURSOR_SECRET',
       'DATABASE_MIGRATION_URL',

@@ -1,3 +1,4 @@
+import { CACHE_VARIABLES, CacheConfig, cacheConfig, loadCacheConfig } from './cache.config';
 import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.config';
 import { CURSOR_VARIABLES, CursorConfig, cursorConfig, loadCursorConfig } from './cursor.config';
 import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
@@ -15,6 +16,7 @@ export const CONFIG_NAMESPACES = [
   loggingConfig,
   rateLimitConfig,
   jobsConfig,
+  cacheConfig,
 ];
 
 /** Every environment variable the service reads, sorted. */
@@ -28,6 +30,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
       LOGGING_VARIABLES,
       RATE_LIMIT_VARIABLES,
       JOBS_VARIABLES,
+      CACHE_VARIABLES,
     ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
@@ -41,6 +44,7 @@ interface Configuration {
   readonly logging: LoggingConfig;
   readonly rateLimit: RateLimitConfig;
   readonly jobs: JobsConfig;
+  readonly cache: CacheConfig;
 }
 
 /**
@@ -56,5 +60,6 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     logging: loadLoggingConfig(env),
     rateLimit: loadRateLimitConfig(env),
     jobs: loadJobsConfig(env),
+    cache: loadCacheConfig(env),
   };
 }

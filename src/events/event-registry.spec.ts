@@ -25,6 +25,10 @@ function presenter(
       return Promise.resolve(events.map(({ type, data }) => `${type} ${String(data.id)}`));
     }
 
+    surrogateKeys({ type, data }: StoredEvent): readonly string[] {
+      return [`${type.split('.')[0]}-${String(data.id)}`];
+    }
+
     beforeRelay(): Promise<void> {
       this.relays += 1;
       return Promise.resolve();
@@ -90,6 +94,14 @@ describe('EventRegistry', () => {
     const { registry } = await start([Blogs]);
 
     await expect(registry.present([stored('1', 'comment.created')])).rejects.toThrow(/comment/);
+  });
+
+  it("asks the event's own resource for its surrogate keys, and refuses an unregistered one", async () => {
+    const { registry } = await start([Blogs], [Comments]);
+
+    expect(registry.surrogateKeys(stored('7', 'comment.created'))).toEqual(['comment-7']);
+    expect(registry.surrogateKeys(stored('8', 'blog.deleted'))).toEqual(['blog-8']);
+    expect(() => registry.surrogateKeys(stored('9', 'note.created'))).toThrow(/note/);
   });
 
   it("runs every resource's beforeRelay", async () => {

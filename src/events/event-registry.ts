@@ -78,6 +78,16 @@ export class EventRegistry implements OnModuleInit {
   }
 
   /**
+   * The `Surrogate-Key`s that `event` changes, from its resource's presenter.
+   * @throws Error for an event whose resource no module registered.
+   */
+  surrogateKeys(event: StoredEvent): readonly string[] {
+    const presenter = this.byResource.get(resourceOf(event.type))?.presenter;
+    if (presenter === undefined) throw new Error(`No module registered the events of ${resourceOf(event.type)}`);
+    return presenter.surrogateKeys(event);
+  }
+
+  /**
    * `events` as the API shows them, in the same order: each resource's presenter once, for its events.
    * @throws Error for an event whose resource no module registered.
    */

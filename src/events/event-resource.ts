@@ -30,6 +30,11 @@ export interface StoredEvent {
 export interface EventPresenter {
   /** The payloads (the `<resource>` values) of `events`, all of this resource, in the same order: one call per page. */
   present(events: readonly StoredEvent[]): Promise<unknown[]>;
+  /**
+   * The `Surrogate-Key`s of the public answers that `event` changes, purged from shared caches after it
+   * (docs/operations.md, "Behind a cache or CDN"); `[]` when none of this resource's answers is public.
+   */
+  surrogateKeys(event: StoredEvent): readonly string[];
   /** Work run before each relay of the events job (each second), e.g. writing events that a clock makes due. */
   beforeRelay?(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '../database/database.module';
+import { SharedCacheModule } from '../shared-cache/shared-cache.module';
 import { BlogTag } from './blog-tag.entity';
 import { TagCount } from './tag-count.entity';
 import { Tag } from './tag.entity';
@@ -13,7 +14,7 @@ import { TagsService } from './tags.service';
  * names).
  */
 @Module({
-  imports: [DatabaseModule, TypeOrmModule.forFeature([Tag, TagCount, BlogTag])],
+  imports: [DatabaseModule, SharedCacheModule, TypeOrmModule.forFeature([Tag, TagCount, BlogTag])],
   controllers: [TagsController],
   providers: [TagsService, TagsRepository],
   exports: [TagsService, TagsRepository],

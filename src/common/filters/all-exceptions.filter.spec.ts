@@ -61,7 +61,7 @@ describe('AllExceptionsFilter', () => {
       { statusCode: 404, error: 'Not Found', message: 'Blog 7 not found' },
       404,
     );
-    expect(adapter.setHeader).not.toHaveBeenCalled();
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
   });
 
   it('keeps the message array of a ValidationPipe-style BadRequestException', () => {
@@ -108,7 +108,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply.mock.calls[0][1]).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     expect(adapter.reply.mock.calls[0][2]).toBe(403);
-    expect(adapter.setHeader).not.toHaveBeenCalled();
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
   });
 
   it('answers 415 with the reason phrase', () => {
@@ -135,7 +135,7 @@ describe('AllExceptionsFilter', () => {
   it('answers BearerTokenException.missing with 401 and WWW-Authenticate: Bearer', () => {
     filter.catch(BearerTokenException.missing(), host);
 
-    expect(headers()).toEqual({ 'WWW-Authenticate': 'Bearer' });
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer' });
     expect(adapter.reply.mock.calls[0][2]).toBe(401);
   });
 
@@ -144,6 +144,20 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.setHeader).toHaveBeenCalledWith(response, 'WWW-Authenticate', 'Bearer');
     expect(adapter.reply.mock.calls[0][1]).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+  });
+
+  it('takes back what a public read set: no-store, no Surrogate-Key', () => {
+    const removeHeader = jest.fn();
+    const publicResponse = { removeHeader };
+    const publicHost = {
+      ...host,
+      switchToHttp: () => ({ getResponse: () => publicResponse, getRequest: () => request, getNext: () => undefined }),
+    } as unknown as ArgumentsHost;
+
+    filter.catch(new NotFoundException(), publicHost);
+
+    expect(adapter.setHeader).toHaveBeenCalledWith(publicResponse, 'Cache-Control', 'no-store');
+    expect(removeHeader).toHaveBeenCalledWith('Surrogate-Key');
   });
 
   it('sets the header before replying', () => {
@@ -226,7 +240,7 @@ describe('AllExceptionsFilter', () => {
     expect(text).not.toContain('SELECT');
     expect(text).not.toContain('secret');
     expect(text).not.toContain('at ');
-    expect(adapter.setHeader).not.toHaveBeenCalled();
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
   });
 
   it('logs an unknown error with its stack', () => {

@@ -59,6 +59,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { httpAdapter } = this.adapterHost;
     const response = host.switchToHttp().getResponse<unknown>();
     const { status, message } = this.classify(exception);
+    // An error is never stored, also when it follows a public read's headers (RFC 9111 §5.2.2.5).
+    httpAdapter.setHeader(response, 'Cache-Control', 'no-store');
+    (response as { removeHeader?: (name: string) => void }).removeHeader?.('Surrogate-Key');
 
     if (status === HttpStatus.UNAUTHORIZED) {
       const challenge = (exception as { challenge?: unknown }).challenge;

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { describeFailure } from '../common/describe-failure';
+
+/** Deadline of one purge request, connect and answer together, in ms. */
+export const PURGE_TIMEOUT_MS = 5_000;
+
+/** Longest `Surrogate-Key` value of one purge request, in characters: within Varnish's 8 KiB header line limit. */
+export const PURGE_KEYS_LENGTH = 4_000;
+
+/** The outcome of {@link CachePurger.purge}: requests answered 2xx, and the reason of the first that was not. */
+export interface PurgeResult {
+  readonly sent: number;
+  /** Null when every request was answered 2xx; else a short reason ("answered 503", "connection refused"). */
+  readonly error: string | null;
+}
+
+/** `keys` joined with spaces, in values of at most {@link PURGE_KEYS_LENGTH} characters (a longer key alone). */
+export function keyLines(keys: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const key of keys) {
+    if (line !== '' && line.length + 1 + key.length > PURGE_KEYS_LENGTH) {
+      lines.push(line);
+      line = '';
+    }
+    line = line === '' ? key : `${line} ${key}`;
+  }
+  return line === '' ? lines : [...lines, line];
+}
+
+/**
+ * Purges by key: `PURGE <url>` with the keys, space-separated, in `Surrogate-Key` (the shipped Varnish configuration
+ * hands them to `xkey.purge`); redirects are not followed.
+ */
+@Injectable()
+export class CachePurger {
+  /** Purges `keys` from the cache at `url`, one request per {@link keyLines} value, stopping at the first refusal. */
+  async purge(url: string, keys: readonly string[]): Promise<PurgeResult> {
+    let sent = 0;
+    for (const line of keyLines(keys)) {
+      const error = await this.request(url, line);
+      if (error !== null) return { sent, error };
+      sent += 1;
+    }
+    return { sent, error: null };
+  }
+
+  private async request(url: string, keys: string): Promise<string | null> {
+    try {
+      const response = await fetch(url, {
+        method: 'PURGE',
+        headers: { 'Surrogate-Key': keys, 'User-Agent': 'blog-service-purge' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
+      });
+      await response.body?.cancel();
+      return response.ok ? null : `answered ${response.status}`;
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      return describeFailure(cause instanceof Error ? cause : error).slice(0, 200);
+    }
+  }
+}
