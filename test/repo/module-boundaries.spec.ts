@@ -23,11 +23,12 @@ const INFRASTRUCTURE = new Set([
   'metrics',
   'openapi',
   'rate-limit',
+  'shared-cache',
   'webhooks',
 ]);
 
 /** The shared folders that every feature may use, so none may depend on a feature. */
-const SHARED = ['common', 'config', 'database', 'events', 'openapi', 'webhooks'];
+const SHARED = ['common', 'config', 'database', 'events', 'openapi', 'shared-cache', 'webhooks'];
 
 const FEATURES = readdirSync(SRC, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.has(entry.name))
