@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { Job } from 'pg-boss';
 import { cacheConfig } from '../config/cache.config';
@@ -39,10 +39,9 @@ export const retrySeconds = (failures: number): number => Math.min(2 ** (failure
  * cache's position in `cache_purges` only once the cache answered 2xx, so a purge cut short or refused is made again.
  */
 @Injectable()
-export class CachePurgeJob implements OnModuleInit {
+export class CachePurgeJob implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('SharedCache');
   private readonly urls: readonly string[];
-  private started = false;
   private backlogReadAt = 0;
 
   constructor(
@@ -75,12 +74,16 @@ export class CachePurgeJob implements OnModuleInit {
     this.relay.afterRelay(() => this.readBacklog());
   }
 
+  /**
+   * Records the caches new to `cache_purges` before the first request is served: each is purged from the next event on,
+   * whichever process writes it.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.urls.length > 0) await this.purges.start(this.urls);
+  }
+
   /** Sends a job for each cache with events to purge (one waits per cache at most), and wakes as many workers. */
   private async queueDue(): Promise<void> {
-    if (!this.started) {
-      await this.purges.start(this.urls);
-      this.started = true;
-    }
     const due = await this.purges.due(this.urls);
     for (const url of due) await this.jobs.send(CACHE_PURGE_QUEUE, { url } satisfies PurgeJob, { singletonKey: url });
     if (due.length > 0) this.jobs.wake(CACHE_PURGE_QUEUE, due.length);

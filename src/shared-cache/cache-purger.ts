@@ -56,8 +56,10 @@ export class CachePurger {
       await response.body?.cancel();
       return response.ok ? null : `answered ${response.status}`;
     } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      return describeFailure(cause instanceof Error ? cause : error).slice(0, 200);
+      // fetch rejects with "fetch failed"; the connection's error (ECONNREFUSED, …) is its cause.
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const reason = typeof cause?.code === 'string' ? cause.code : describeFailure(cause ?? error);
+      return String(reason).slice(0, 200);
     }
   }
 }
