@@ -17,7 +17,7 @@ import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { ApiIdParam } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
-import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
@@ -67,6 +67,8 @@ const ETAG_HEADER = {
   },
 } as const;
 
+const READ_HEADERS = publicReadHeaders('blog-1');
+
 const PRECONDITION_CHECKS =
   'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
   'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
@@ -106,6 +108,7 @@ export const ApiListBlogs = (): MethodDecorator =>
       type: BlogListResponse,
       description: 'One page of blogs with the total, the effective paging and the cursor of the next page.',
       headers: {
+        ...publicReadHeaders('blogs'),
         Link: {
           description:
             'Only when more blogs follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` ' +
@@ -127,8 +130,12 @@ const ApiConditionalRead = (): MethodDecorator =>
       description:
         "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
     }),
-    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: ETAG_HEADER }),
-    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: { ...ETAG_HEADER, ...READ_HEADERS } }),
+    ApiResponse({
+      status: 304,
+      description: 'Not Modified: `If-None-Match` matched; no body.',
+      headers: { ...ETAG_HEADER, ...READ_HEADERS },
+    }),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/:id`. */

@@ -14,7 +14,7 @@ import {
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { ApiIdParam } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
-import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
 import { CommentListResponse, CommentResponse } from './dto/comment-response.dto';
 import { CreateCommentDto } from './dto/create-comment.dto';
@@ -77,6 +77,7 @@ export const ApiListComments = (): MethodDecorator =>
       type: CommentListResponse,
       description: 'One page of comments with the total, the effective paging and the cursor of the next page.',
       headers: {
+        ...publicReadHeaders('comments-1'),
         Link: {
           description:
             'Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with ' +
@@ -107,7 +108,11 @@ export const ApiGetComment = (): MethodDecorator =>
       required: false,
       description: "Entity tags (or `*`); when one matches the comment's `ETag` (weak comparison) the answer is 304.",
     }),
-    ApiOkResponse({ type: CommentResponse, description: 'The comment.', headers: ETAG_HEADER }),
+    ApiOkResponse({
+      type: CommentResponse,
+      description: 'The comment.',
+      headers: { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') },
+    }),
     ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SLUG_PATTERN } from '../common/text/slug';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { OPTIONAL_BEARER, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { TagListResponse, TagResponse } from './dto/tag-response.dto';
 import { TAG_LIMITS } from './tag-limits';
 
@@ -34,7 +34,11 @@ export const ApiListTags = (): MethodDecorator =>
         `parameter or a bad value is 400 naming the parameter. ${READ_ACCESS_NOTE}`,
       security: OPTIONAL_BEARER,
     }),
-    ApiOkResponse({ type: TagListResponse, description: 'One page of tags with the total and the effective paging.' }),
+    ApiOkResponse({
+      type: TagListResponse,
+      description: 'One page of tags with the total and the effective paging.',
+      headers: publicReadHeaders('blogs'),
+    }),
     ApiErrorResponses(400, 401, 429, 503),
   );
 
@@ -52,6 +56,6 @@ export const ApiGetTag = (): MethodDecorator =>
       description: "The tag's slug: lower-case letters `a-z` and digits, in runs joined by single `-`.",
       schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: TAG_LIMITS.slug.max, example: 'nestjs' },
     }),
-    ApiOkResponse({ type: TagResponse, description: 'The tag.' }),
+    ApiOkResponse({ type: TagResponse, description: 'The tag.', headers: publicReadHeaders('blogs') }),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );

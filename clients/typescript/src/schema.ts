@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed: every change, once, in commit order
+         * @description Events after `after`, oldest first. Save `nextAfter` and ask with it again: every later event comes exactly once, none skipped, across restarts and replicas. An event is in the feed once its change has committed. Needs a token with the scope `events:read` (`blogs:admin` does not imply it).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blogs/{id}/comments": {
         parameters: {
             query?: never;
@@ -217,26 +237,6 @@ export interface paths {
          * @description Only the comment's owner (the `sub` that created it), its blog's owner, or a token with scope `blogs:admin` may delete a comment; afterwards it reads 404. A request body is not read. Checks run in this order: token (401), id (400), the comment exists and the caller may read its blog (404), who asks (403).
          */
         delete: operations["deleteComment"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the change feed: every change, once, in commit order
-         * @description Events after `after`, oldest first. Save `nextAfter` and ask with it again: every later event comes exactly once, none skipped, across restarts and replicas. An event is in the feed once its change has committed. Needs a token with the scope `events:read` (`blogs:admin` does not imply it).
-         */
-        get: operations["listChanges"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -602,6 +602,17 @@ export interface components {
              */
             offset: number;
         };
+        /** @description One change: `id`, `type`, `occurredAt`, and the changed resource under the name that prefixes its type. */
+        EventResponse: components["schemas"]["BlogEventResponse"] | components["schemas"]["CommentEventResponse"];
+        ChangePageResponse: {
+            /** @description Events in feed order. */
+            data: components["schemas"]["EventResponse"][];
+            /**
+             * @description The `after` of the next page: the id of the last event here, or the `after` asked with when the page is empty (null when none was given and the feed is empty).
+             * @example 42
+             */
+            nextAfter: string | null;
+        };
         CommentResponse: {
             /**
              * @description Assigned by the service.
@@ -662,17 +673,6 @@ export interface components {
              * @example Nice post.
              */
             body: string;
-        };
-        /** @description One change: `id`, `type`, `occurredAt`, and the changed resource under the name that prefixes its type. */
-        EventResponse: components["schemas"]["BlogEventResponse"] | components["schemas"]["CommentEventResponse"];
-        ChangePageResponse: {
-            /** @description Events in feed order. */
-            data: components["schemas"]["EventResponse"][];
-            /**
-             * @description The `after` of the next page: the id of the last event here, or the `after` asked with when the page is empty (null when none was given and the feed is empty).
-             * @example 42
-             */
-            nextAfter: string | null;
         };
         CreatedWebhookResponse: {
             /**
@@ -996,6 +996,10 @@ export interface operations {
             /** @description One page of blogs with the total, the effective paging and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     /** @description Only when more blogs follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
                     Link?: string;
                     [name: string]: unknown;
@@ -1259,6 +1263,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1281,6 +1289,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1395,6 +1407,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1406,6 +1422,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2085,6 +2105,10 @@ export interface operations {
             /** @description One page of tags with the total and the effective paging. */
             200: {
                 headers: {
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2180,6 +2204,10 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2304,119 @@ export interface operations {
             };
         };
     };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The `nextAfter` of an earlier page, or an event id (`42`); from the first event when absent. */
+                after?: string;
+                /** @description Page size, written in decimal digits without sign or leading zero. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events and the `after` of the next page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePageResponse"];
+                };
+            };
+            /** @description The query (unknown or repeated parameter, a bad `after` or `limit`) is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token lacks the scope `events:read`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "This operation requires a token with the scope events:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listComments: {
         parameters: {
             query?: {
@@ -2298,6 +2439,10 @@ export interface operations {
             /** @description One page of comments with the total, the effective paging and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     /** @description Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
                     Link?: string;
                     [name: string]: unknown;
@@ -2596,6 +2741,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,119 +2932,6 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
-            429: {
-                headers: {
-                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Too many requests; retry after 42 s"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    listChanges: {
-        parameters: {
-            query?: {
-                /** @description The `nextAfter` of an earlier page, or an event id (`42`); from the first event when absent. */
-                after?: string;
-                /** @description Page size, written in decimal digits without sign or leading zero. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of events and the `after` of the next page. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChangePageResponse"];
-                };
-            };
-            /** @description The query (unknown or repeated parameter, a bad `after` or `limit`) is invalid. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
-            401: {
-                headers: {
-                    /** @description The bearer challenge (RFC 6750 §3). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "A bearer token is required"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The token lacks the scope `events:read`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "This operation requires a token with the scope events:read"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
