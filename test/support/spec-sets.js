@@ -17,9 +17,17 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
-const SLOW_SPECS = ['webhooks-outage', 'webhooks-reliability', 'startup', 'npm-scripts', 'embedded-data-dir'];
+const SLOW_SPECS = [
+  'webhooks-outage',
+  'webhooks-reliability',
+  'cache-faults',
+  'startup',
+  'npm-scripts',
+  'embedded-data-dir',
+];
 const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability'];
 const ENGINE_FREE_SPECS = [
+  'cache-faults',
   'compression',
   'jwks',
   'npm-scripts',
