@@ -9,6 +9,9 @@ export const EVENT_RELAY_QUEUE = 'events-relay';
 /** Seconds between two runs of the events job: an event that a clock makes due comes within about this. */
 export const EVENT_RELAY_INTERVAL_SECONDS = 1;
 
+/** How late after the next run's `startAfter` this process wakes its worker, in ms, rather than at its next poll. */
+const RELAY_WAKE_MARGIN_MS = 50;
+
 /**
  * The service's one clock (docs/architecture.md, "Jobs"): a job that sends its own next run, each second, runs the
  * registered resources' `beforeRelay` (scheduled blogs going live), numbers committed events, then runs the relay's
@@ -42,8 +45,12 @@ export class EventRelayJob implements OnModuleInit {
   }
 
   private async run(): Promise<void> {
-    // The next run first, so that a failure of this one does not end the chain.
+    // The next run first, so that a failure of this one does not end the chain; woken when due, not up to a poll later.
     await this.jobs.send(EVENT_RELAY_QUEUE, {}, { startAfter: EVENT_RELAY_INTERVAL_SECONDS });
+    setTimeout(
+      () => this.jobs.wake(EVENT_RELAY_QUEUE),
+      EVENT_RELAY_INTERVAL_SECONDS * 1000 + RELAY_WAKE_MARGIN_MS,
+    ).unref();
     await this.registry.beforeRelay();
     await this.events.relay();
     for (const subscriber of this.subscribers) await subscriber();
