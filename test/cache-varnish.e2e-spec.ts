@@ -14,10 +14,15 @@ const WRITE_BOUND_MS = 2_000;
 /** And this long after a scheduled blog's `publishedAt`. */
 const PUBLICATION_BOUND_MS = 7_000;
 
+/** `Cache-Control` of a public answer with the defaults (CACHE_MAX_AGE=0, CACHE_SHARED_MAX_AGE=86400). */
+const PUBLIC = 'public, max-age=0, s-maxage=86400';
+
 interface Read {
   status: number;
   body: Record<string, unknown> & { data?: { id: number; title: string }[] };
   cache: string | null;
+  cacheControl: string | null;
+  keys: string | null;
 }
 
 /** An HTTP proxy to `port` that counts the requests it forwards. */
@@ -63,16 +68,34 @@ async function countingProxy(port: () => number): Promise<{ server: Server; port
     await new Promise((resolve) => proxy?.server.close(resolve));
   });
 
-  async function read(path: string, authorization?: string): Promise<Read> {
+  async function read(path: string, authorization?: string, headers: Record<string, string> = {}): Promise<Read> {
     const response = await fetch(`${varnish.url}${path}`, {
-      headers: authorization === undefined ? {} : { Authorization: authorization },
+      headers: authorization === undefined ? headers : { ...headers, Authorization: authorization },
     });
     const text = await response.text();
     return {
       status: response.status,
       body: text === '' ? {} : (JSON.parse(text) as Read['body']),
       cache: response.headers.get('x-cache'),
+      cacheControl: response.headers.get('cache-control'),
+      keys: response.headers.get('surrogate-key'),
     };
+  }
+
+  /** `PURGE /` with `Surrogate-Key: keys`, sent from `localAddress`: the status and the `Purged` count. */
+  function purge(keys: string, localAddress: string): Promise<{ status: number; purged: string | undefined }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        { host: '127.0.0.1', port: varnish.port, method: 'PURGE', path: '/', localAddress },
+        (answer) => {
+          answer.resume();
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, purged: answer.headers.purged as string }));
+        },
+      );
+      request.on('error', reject);
+      request.setHeader('Surrogate-Key', keys);
+      request.end();
+    });
   }
 
   async function createBlog(fields: Record<string, unknown> = {}): Promise<{ id: number; slug: string }> {
@@ -113,11 +136,12 @@ async function countingProxy(port: () => number): Promise<{ server: Server; port
 
     const reads = [await read(`${BLOGS}/${id}`, owner()), await read(`${BLOGS}/${id}`, 'Bearer not-a-token')];
 
-    expect(reads.map(({ status, cache }) => ({ status, cache }))).toEqual([
-      { status: 200, cache: 'MISS' },
-      { status: 200, cache: 'MISS' },
+    expect(reads.map(({ status, cache, cacheControl, keys }) => ({ status, cache, cacheControl, keys }))).toEqual([
+      { status: 200, cache: 'MISS', cacheControl: 'no-store', keys: null },
+      { status: 200, cache: 'MISS', cacheControl: 'no-store', keys: null },
     ]);
     expect(proxy.count()).toBe(fetched + 2);
+    expect(await read(`${BLOGS}/${id}`)).toMatchObject({ status: 200, cacheControl: PUBLIC, keys: `blog-${id}` });
   });
 
   it.each([
@@ -141,6 +165,20 @@ async function countingProxy(port: () => number): Promise<{ server: Server; port
     expect((await afterBound(update, `${BLOGS}/${id}`)).body.title).toBe('After');
     const list = await read(`${BLOGS}?limit=100`);
     expect(list.body.data?.find((blog) => blog.id === id)?.title).toBe('After');
+  });
+
+  it('publishing a draft (PATCH status) shows it in the cached list and by id 2 s after the answer', async () => {
+    const draft = await createBlog({ status: 'draft' });
+    await sleep(WRITE_BOUND_MS);
+    await read(`${BLOGS}?limit=100`);
+    const before = await read(`${BLOGS}?limit=100`);
+    expect(before.cache).toBe('HIT');
+    expect(before.body.data?.map((blog) => blog.id)).not.toContain(draft.id);
+
+    const publish = () =>
+      t.http.patch(`${BLOGS}/${draft.id}`).set('Authorization', owner()).send({ status: 'published' }).expect(200);
+    expect((await afterBound(publish, `${BLOGS}?limit=100`)).body.data?.map((blog) => blog.id)).toContain(draft.id);
+    expect(await read(`${BLOGS}/${draft.id}`)).toMatchObject({ status: 200, keys: `blog-${draft.id}` });
   });
 
   it('a create shows in the cached list, a delete leaves the blog and the list 2 s after its answer', async () => {
@@ -209,6 +247,22 @@ async function countingProxy(port: () => number): Promise<{ server: Server; port
     expect((await read(`${BLOGS}/${scheduled.id}`)).status).toBe(200);
   });
 
+  it('a HEAD that misses is fetched as a GET: the GET after it is a hit with the body; a Cookie changes nothing', async () => {
+    const { id } = await createBlog({ title: 'Fetched by a HEAD' });
+    await sleep(WRITE_BOUND_MS);
+    const head = await fetch(`${varnish.url}${BLOGS}/${id}`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const fetched = proxy.count();
+
+    const reads = [await read(`${BLOGS}/${id}`), await read(`${BLOGS}/${id}`, undefined, { Cookie: 'session=1' })];
+
+    expect(reads.map(({ status, cache, body }) => [status, cache, body.title])).toEqual([
+      [200, 'HIT', 'Fetched by a HEAD'],
+      [200, 'HIT', 'Fetched by a HEAD'],
+    ]);
+    expect(proxy.count()).toBe(fetched);
+  });
+
   it('HEAD and If-None-Match are answered from the cache, with the public headers', async () => {
     const { id } = await createBlog();
     await sleep(WRITE_BOUND_MS);
@@ -222,11 +276,27 @@ async function countingProxy(port: () => number): Promise<{ server: Server; port
 
     expect([head.status, notModified.status]).toEqual([200, 304]);
     for (const response of [head, notModified]) {
-      expect(response.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=86400');
+      expect(response.headers.get('cache-control')).toBe(PUBLIC);
       expect(response.headers.get('surrogate-key')).toBe(`blog-${id}`);
       expect(response.headers.get('xkey')).toBeNull();
     }
     expect(proxy.count()).toBe(fetched);
+  });
+
+  it('PURGE by key answers how many objects it removed, and only to the purgers ACL (403 from elsewhere)', async () => {
+    const { id, slug } = await createBlog();
+    await sleep(WRITE_BOUND_MS);
+    const paths = [`${BLOGS}/${id}`, `${BLOGS}/slug/${slug}`];
+    for (const path of paths) await read(path);
+
+    // 127.0.0.2 is this host's loopback too, but not in `purgers` (localhost, 127.0.0.1, ::1, private networks).
+    expect(await purge(`blog-${id}`, '127.0.0.2')).toEqual({ status: 403, purged: undefined });
+    expect(await Promise.all(paths.map(async (path) => (await read(path)).cache))).toEqual(['HIT', 'HIT']);
+
+    expect(await purge(`other-key blog-${id}`, '127.0.0.1')).toEqual({ status: 200, purged: '2' });
+    expect(await Promise.all(paths.map(async (path) => (await read(path)).cache))).toEqual(['MISS', 'MISS']);
+    expect(await purge(`blog-${id}`, '127.0.0.1')).toEqual({ status: 200, purged: '2' });
+    expect(await purge(`blog-${id}`, '127.0.0.1')).toEqual({ status: 200, purged: '0' });
   });
 
   it("refuses a PURGE without keys; the service's purges were answered 2xx", async () => {
