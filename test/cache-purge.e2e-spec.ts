@@ -7,7 +7,7 @@ import { E2E_ENV } from './support/test-database';
 import { eventually, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 // What shared caches may keep (Cache-Control, Surrogate-Key) and the purges that take it back, sent by the job library
-// to a recording receiver that stands for a cache; test/shared-cache-varnish.e2e-spec.ts runs a real Varnish.
+// to a recording receiver that stands for a cache; test/cache-varnish.e2e-spec.ts runs a real Varnish.
 
 const PUBLIC = 'public, max-age=0, s-maxage=86400';
 const COMMENTS = '/api/v1/comments';

@@ -19,5 +19,7 @@ export function startVarnish(options: {
   port?: number;
 }): Promise<VarnishServer>;
 export function varnishAvailable(): boolean;
+/** Why the shipped VCL cannot run here (no varnishd, or no xkey module), or `undefined`. */
+export function varnishUnavailableReason(): string | undefined;
 export function vclFor(host: string, port: number): string;
 export function freePort(): Promise<number>;

@@ -38,6 +38,33 @@ function varnishAvailable() {
   }
 }
 
+/** A fresh directory that varnishd's workers (its own user, when started as root) can read. */
+function varnishDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'blog-varnish-'));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/**
+ * Why the shipped VCL cannot run here (varnishd missing, or it cannot compile the VCL, e.g. without the xkey module),
+ * or `undefined` when it can. For a spec to skip with the reason.
+ */
+function varnishUnavailableReason() {
+  if (!varnishAvailable()) return 'varnishd is not installed (Debian: apt-get install varnish varnish-modules)';
+  const dir = varnishDir();
+  try {
+    const vcl = join(dir, 'default.vcl');
+    writeFileSync(vcl, vclFor('127.0.0.1', 80));
+    execFileSync('varnishd', ['-C', '-n', join(dir, 'work'), '-f', vcl], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return undefined;
+  } catch (error) {
+    const message = String(error.stderr ?? error.message).match(/Message from VCC-compiler:\n([^\n]*)/)?.[1];
+    return `varnishd cannot compile ${SHIPPED_VCL}: ${message ?? String(error.stderr ?? error.message).trim()}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Starts varnishd in the foreground on 127.0.0.1:`port` (a free one by default) with the shipped VCL in front of
  * `backendHost:backendPort`; resolves once it answers. `stop()` ends it (its cache with it), `start()` starts it again
@@ -48,9 +75,8 @@ async function startVarnish({ backendPort, backendHost = '127.0.0.1', port }) {
   if (!varnishAvailable())
     throw new Error('varnishd is not installed (Debian: apt-get install varnish varnish-modules)');
   const listen = port ?? (await freePort());
-  const dir = mkdtempSync(join(tmpdir(), 'blog-varnish-'));
   // As root, varnishd's workers run as its own user, which must read the VCL and the working directory.
-  chmodSync(dir, 0o755);
+  const dir = varnishDir();
   const vcl = join(dir, 'default.vcl');
   writeFileSync(vcl, vclFor(backendHost, backendPort));
   const url = `http://127.0.0.1:${listen}`;
@@ -92,7 +118,12 @@ async function startVarnish({ backendPort, backendHost = '127.0.0.1', port }) {
     await exited;
   }
 
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     port: listen,
@@ -106,4 +137,4 @@ async function startVarnish({ backendPort, backendHost = '127.0.0.1', port }) {
   };
 }
 
-module.exports = { startVarnish, varnishAvailable, vclFor, freePort };
+module.exports = { startVarnish, varnishAvailable, varnishUnavailableReason, vclFor, freePort };
