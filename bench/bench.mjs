@@ -25,19 +25,23 @@
 //                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
+//                      (cache-churn, only with --via-cache and by default there: see --via-cache)
 //                      (comments-first: `GET /blogs/:id/comments?limit=10` of the blog with 10,000 comments, seeded
 //                      in every store; comments-cursor: its page 500 of 10 by cursor; comment-create: `POST
 //                      /blogs/:id/comments` on the blogs read-one reads; none in a store without comments)
 //   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
 //   --via-cache        also runs read-one, list-first and list-tag through a local Varnish with the shipped
-//                      configuration (deploy/varnish/default.vcl) in front of `service` (which purges it:
-//                      CACHE_PURGE_URLS), as a server `cache` of the same rounds; the table adds its req/s ÷ the
-//                      service's (target ≥ 5×), its p99 (target ≤ 10 ms), its hit ratio (varnishstat) and how much of
-//                      a core the load generator used (near 1: the generator, not the cache, is the limit). Adds the
-//                      scenario cache-churn (only through the cache): cache-churn's reads (45 % read-one, 45 % the
-//                      blogs written, 10 % list-first) while bench/churn.mjs PATCHes those blogs 50 times a second
-//                      through the service and reads each written blog through the cache every 50 ms until it shows
-//                      the write: hit ratio and staleness (the 2xx to the first read showing it; bound 2 s)
+//                      configuration (deploy/varnish/default.vcl) in front of `service`, which purges it
+//                      (CACHE_PURGE_URLS; its writes pay that), as a server `cache` of the same rounds, after the
+//                      service has purged it of the seeding. A last table gives the cache's req/s ÷ the service's
+//                      (target ≥ 5×), its p99 (target ≤ 10 ms), its hit ratio (varnishstat), the CPU per request of
+//                      every process but the generator straight ÷ through the cache, and how much of a core the load
+//                      generator used (near 1: the generator, not the cache, is the limit). Adds cache-churn, run
+//                      only through the cache: its reads (45 % read-one, 45 % the blogs written, 10 % list-first)
+//                      while bench/churn.mjs PATCHes those blogs 50 times a second straight to the service and reads
+//                      each written blog through the cache every 50 ms until it shows the write: the hit ratio and
+//                      the staleness (a write's 2xx to the first read showing it; bound 2 s). In the JSON: each
+//                      scenario's `cache` figures (cache-churn's writer's under `cache.churn`) and `cacheVerdict`
 //   --cache-connections C  concurrent connections of the runs through the cache (default: --connections)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --check            the CI guard (bench/check.mjs): a short run of bench/budget.json's scenarios, beside its release; fails
