@@ -1,6 +1,7 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Gauge, register } from 'prom-client';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
 import { ReadReplicas, ReplicaHealth } from '../database/read-replicas';
+import { OwnedMetrics } from './owned-metrics';
 
 /** Names of the replica gauges; one series per `replica` (`database_replica_<n>`). */
 export const DB_REPLICA_METRICS = { lag: 'db_replica_lag_seconds', serving: 'db_replica_serving' } as const;
@@ -10,19 +11,18 @@ export const DB_REPLICA_METRICS = { lag: 'db_replica_lag_seconds', serving: 'db_
  * read from {@link ReadReplicas} when Prometheus scrapes; registered while the module lives.
  */
 @Injectable()
-export class ReadReplicaMetrics implements OnModuleInit, OnModuleDestroy {
-  private readonly gauges = new Map<string, Gauge<'replica'>>();
-
-  constructor(private readonly replicas: ReadReplicas) {}
+export class ReadReplicaMetrics extends OwnedMetrics implements OnModuleInit {
+  constructor(private readonly replicas: ReadReplicas) {
+    super();
+  }
 
   onModuleInit(): void {
     const replicas = this.replicas;
     const gauge = (name: string, help: string, value: (health: ReplicaHealth) => number | null) => {
-      register.removeSingleMetric(name);
-      const metric = new Gauge({
+      this.own(Gauge, {
         name,
         help,
-        labelNames: ['replica'],
+        labelNames: ['replica'] as const,
         collect(this: Gauge<'replica'>): void {
           this.reset();
           for (const [replica, health] of Object.entries(replicas.health())) {
@@ -31,7 +31,6 @@ export class ReadReplicaMetrics implements OnModuleInit, OnModuleDestroy {
           }
         },
       });
-      this.gauges.set(name, metric);
     };
     gauge(DB_REPLICA_METRICS.lag, 'Replay lag of each read replica in seconds, as last measured.', ({ lagMs }) =>
       lagMs === null ? null : lagMs / 1000,
@@ -39,12 +38,5 @@ export class ReadReplicaMetrics implements OnModuleInit, OnModuleDestroy {
     gauge(DB_REPLICA_METRICS.serving, 'Whether reads go to each read replica (1) or not (0).', ({ serving }) =>
       serving ? 1 : 0,
     );
-  }
-
-  onModuleDestroy(): void {
-    // Only our own: another application of this process may have registered its gauges since.
-    for (const [name, metric] of this.gauges) {
-      if (register.getSingleMetric(name) === metric) register.removeSingleMetric(name);
-    }
   }
 }

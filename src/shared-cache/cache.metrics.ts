@@ -1,5 +1,6 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Counter, Gauge, register } from 'prom-client';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
+import { OwnedMetrics } from '../metrics/owned-metrics';
 
 /** Names of the shared-cache metrics. */
 export const CACHE_METRICS = {
@@ -13,8 +14,7 @@ export const CACHE_METRICS = {
  * the age of the oldest, as this process's purge job last read them; registered while the module lives.
  */
 @Injectable()
-export class CacheMetrics implements OnModuleInit, OnModuleDestroy {
-  private readonly metrics: (Counter<string> | Gauge<string>)[] = [];
+export class CacheMetrics extends OwnedMetrics implements OnModuleInit {
   private purges?: Counter<'outcome'>;
   private pending?: Gauge;
   private oldest?: Gauge;
@@ -32,29 +32,23 @@ export class CacheMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    for (const name of Object.values(CACHE_METRICS)) register.removeSingleMetric(name);
-    this.purges = new Counter({
-      name: CACHE_METRICS.purges,
+    const { purges, pending, oldest } = CACHE_METRICS;
+    this.purges = this.own(Counter, {
+      name: purges,
       help: 'Purge requests to the caches of CACHE_PURGE_URLS made by this process, by outcome (2xx: sent).',
       labelNames: ['outcome'],
     });
-    this.pending = new Gauge({
-      name: CACHE_METRICS.pending,
+    this.pending = this.own(Gauge, {
+      name: pending,
       help: 'Events whose keys are not yet purged, summed over the caches of CACHE_PURGE_URLS, as last read.',
     });
-    this.oldest = new Gauge({
-      name: CACHE_METRICS.oldest,
+    this.oldest = this.own(Gauge, {
+      name: oldest,
       help: 'Age in seconds of the oldest event whose keys are not yet purged from every cache (0 when none), as last read.',
     });
-    this.metrics.push(this.purges, this.pending, this.oldest);
   }
 
-  onModuleDestroy(): void {
-    // Only our own: another application of this process may have registered its metrics since.
-    for (const metric of this.metrics.splice(0)) {
-      const name = (metric as unknown as { name: string }).name;
-      if (register.getSingleMetric(name) === metric) register.removeSingleMetric(name);
-    }
+  protected override released(): void {
     this.purges = this.pending = this.oldest = undefined;
   }
 }

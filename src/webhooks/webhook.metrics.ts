@@ -1,5 +1,6 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Counter, Gauge, register } from 'prom-client';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
+import { OwnedMetrics } from '../metrics/owned-metrics';
 
 /** Names of the webhook metrics. */
 export const WEBHOOK_METRICS = {
@@ -14,8 +15,7 @@ export const WEBHOOK_METRICS = {
  * not run the jobs, so that a scrape never waits for the database); registered while the module lives.
  */
 @Injectable()
-export class WebhookMetrics implements OnModuleInit, OnModuleDestroy {
-  private readonly metrics: (Counter<string> | Gauge<string>)[] = [];
+export class WebhookMetrics extends OwnedMetrics implements OnModuleInit {
   private attempts?: Counter<'outcome'>;
   private depth?: Gauge;
   private oldest?: Gauge;
@@ -32,29 +32,23 @@ export class WebhookMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    for (const name of Object.values(WEBHOOK_METRICS)) register.removeSingleMetric(name);
-    this.attempts = new Counter({
-      name: WEBHOOK_METRICS.attempts,
+    const { attempts, depth, oldest } = WEBHOOK_METRICS;
+    this.attempts = this.own(Counter, {
+      name: attempts,
       help: 'Webhook delivery attempts made by this process, by outcome (a 2xx answer within 10 s is a success).',
       labelNames: ['outcome'],
     });
-    this.depth = new Gauge({
-      name: WEBHOOK_METRICS.depth,
+    this.depth = this.own(Gauge, {
+      name: depth,
       help: 'Webhook deliveries not yet made nor given up (the queue depth, all processes together), as last read.',
     });
-    this.oldest = new Gauge({
-      name: WEBHOOK_METRICS.oldest,
+    this.oldest = this.own(Gauge, {
+      name: oldest,
       help: 'Age in seconds of the oldest webhook delivery not yet made nor given up (0 when none), as last read.',
     });
-    this.metrics.push(this.attempts, this.depth, this.oldest);
   }
 
-  onModuleDestroy(): void {
-    // Only our own: another application of this process may have registered its metrics since.
-    for (const metric of this.metrics.splice(0)) {
-      const name = (metric as unknown as { name: string }).name;
-      if (register.getSingleMetric(name) === metric) register.removeSingleMetric(name);
-    }
+  protected override released(): void {
     this.attempts = this.depth = this.oldest = undefined;
   }
 }

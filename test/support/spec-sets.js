@@ -6,7 +6,8 @@
 //   minutes, restarts, retries): with TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs
 //   them alone; CI runs them on PostgreSQL in the background, beside other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
-//   JWKS, compression, request cost; PgBouncer and replicas, whose specs make PostgreSQL clusters of their own): with
+//   JWKS, compression, request cost, Varnish in front (cache-purge proves the purges on every engine); PgBouncer and
+//   replicas, whose specs make PostgreSQL clusters of their own): with
 //   TEST_DATA_PATH_ONLY=1 (CI's runs on other engines) they are left out, since the PostgreSQL run has them.
 // - HTTP_ONLY_SPECS speak to the app only over HTTP (supertest, `t.listen()`) and to its database directly, nothing
 //   in-process (`t.app`, a changed testing module): with TEST_SERVICE_NODE=<node binary> the apps are the built
@@ -20,6 +21,7 @@ const { join, relative } = require('node:path');
 const SLOW_SPECS = ['webhooks-outage', 'webhooks-reliability', 'startup', 'npm-scripts', 'embedded-data-dir'];
 const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability'];
 const ENGINE_FREE_SPECS = [
+  'cache-varnish',
   'compression',
   'jwks',
   'npm-scripts',

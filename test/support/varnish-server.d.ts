@@ -1,0 +1,23 @@
+/** A varnishd of a spec's own (varnish-server.js). */
+export interface VarnishServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** Starts it again on the same port, with an empty cache. */
+  start(): Promise<void>;
+  /** SIGTERM, then waits for it to exit. */
+  stop(): Promise<void>;
+  /** SIGKILL, then waits for it to exit. */
+  kill(): Promise<void>;
+  /** Stops it and removes its directory. */
+  close(): Promise<void>;
+}
+
+export function startVarnish(options: {
+  backendPort: number;
+  backendHost?: string;
+  port?: number;
+}): Promise<VarnishServer>;
+export function varnishAvailable(): boolean;
+export function vclFor(host: string, port: number): string;
+export function freePort(): Promise<number>;
