@@ -2,7 +2,8 @@
 // meanwhile): `writesPerSecond` PATCHes of the blogs `ids` (in turn) straight to the service, for `duration` seconds,
 // each titled `Churn <run> <n>`. After each write's 2xx it reads that blog through the cache every `pollMs` until the
 // title shows write n or a later one of the same blog; the time from the 2xx to that read's answer is the write's
-// staleness. A write not seen after `giveUpMs` counts as unseen. Writes one JSON line of figures on stdout.
+// staleness; that read's own time (sent to answered) is its `readMs`, the part a busy service adds by answering the
+// cache's miss. A write not seen after `giveUpMs` counts as unseen. Writes one JSON line of figures on stdout.
 //
 // Job: { cacheUrl, serviceUrl, token, ids: number[], duration, writesPerSecond, pollMs, giveUpMs }
 import { Agent, request } from 'node:http';
@@ -31,6 +32,7 @@ function send(base, method, path, headers = {}, body = undefined) {
 }
 
 const staleness = [];
+const readMs = [];
 let written = 0;
 let writeFailures = 0;
 let polls = 0;
@@ -49,6 +51,7 @@ async function watch(id, n, at) {
         const shown = TITLE.exec(JSON.parse(text).title ?? '');
         if (shown && Number(shown[1]) >= n) {
           staleness.push(performance.now() - at);
+          readMs.push(performance.now() - sent);
           return;
         }
       }
@@ -99,9 +102,13 @@ const writeSeconds = (performance.now() - started) / 1000;
 await Promise.all(pending);
 agent.destroy();
 
-const sorted = staleness.sort((a, b) => a - b);
-const at = (q) =>
-  sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+/** The p50, p99 and largest of `values`, in whole ms (null when there are none). */
+function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) =>
+    sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  return { p50: at(0.5), p99: at(0.99), max: sorted.length === 0 ? null : Math.round(sorted.at(-1)) };
+}
 process.stdout.write(
   `${JSON.stringify({
     writes: written,
@@ -109,8 +116,9 @@ process.stdout.write(
     writeFailures,
     polls,
     pollFailures,
-    seen: sorted.length,
+    seen: staleness.length,
     unseen,
-    stalenessMs: { p50: at(0.5), p99: at(0.99), max: sorted.length === 0 ? null : Math.round(sorted.at(-1)) },
+    stalenessMs: spread(staleness),
+    readMs: spread(readMs),
   })}\n`,
 );
