@@ -6,9 +6,9 @@
 //   minutes, restarts, retries): with TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs
 //   them alone; CI runs them on PostgreSQL in the background, beside other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
-//   JWKS, compression, request cost, Varnish in front (cache-purge proves the purges on every engine); PgBouncer and
-//   replicas, whose specs make PostgreSQL clusters of their own): with
-//   TEST_DATA_PATH_ONLY=1 (CI's runs on other engines) they are left out, since the PostgreSQL run has them.
+//   JWKS, compression, request cost, Varnish in front and its faults (cache-purge proves the purges on every engine);
+//   PgBouncer and replicas, whose specs make PostgreSQL clusters of their own): with TEST_DATA_PATH_ONLY=1 (CI's runs
+//   on other engines) they are left out, since the PostgreSQL run has them.
 // - HTTP_ONLY_SPECS speak to the app only over HTTP (supertest, `t.listen()`) and to its database directly, nothing
 //   in-process (`t.app`, a changed testing module): with TEST_SERVICE_NODE=<node binary> the apps are the built
 //   service (dist/main.js) started with that node (test/support/test-app.ts), and the e2e project runs these only.
@@ -18,9 +18,17 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
-const SLOW_SPECS = ['webhooks-outage', 'webhooks-reliability', 'startup', 'npm-scripts', 'embedded-data-dir'];
-const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability'];
+const SLOW_SPECS = [
+  'webhooks-outage',
+  'webhooks-reliability',
+  'cache-faults',
+  'startup',
+  'npm-scripts',
+  'embedded-data-dir',
+];
+const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability', 'cache-faults'];
 const ENGINE_FREE_SPECS = [
+  'cache-faults',
   'cache-varnish',
   'compression',
   'jwks',
