@@ -32,8 +32,9 @@
 //   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
 //   --via-cache        also runs read-one, list-first and list-tag through a local Varnish with the shipped
 //                      configuration (deploy/varnish/default.vcl) in front of `service`, which purges it
-//                      (CACHE_PURGE_URLS; its writes pay that), as a server `cache` of the same rounds, after the
-//                      service has purged it of the seeding. A last table gives the cache's req/s ÷ the service's
+//                      (CACHE_PURGE_URLS; its writes pay that), as a server `cache` of the same rounds, once the
+//                      service has purged it of the seeding and every page of those scenarios (at most 100,000
+//                      blogs) was read through it. A last table gives the cache's req/s ÷ the service's
 //                      (target ≥ 5×), its p99 (target ≤ 10 ms), its hit ratio (varnishstat), the CPU per request of
 //                      every process but the generator straight ÷ through the cache, and how much of a core the load
 //                      generator used (near 1: the generator, not the cache, is the limit). Adds cache-churn, run
