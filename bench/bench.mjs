@@ -25,10 +25,25 @@
 //                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
 //                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
+//                      (cache-churn, only with --via-cache and by default there: see --via-cache)
 //                      (comments-first: `GET /blogs/:id/comments?limit=10` of the blog with 10,000 comments, seeded
 //                      in every store; comments-cursor: its page 500 of 10 by cursor; comment-create: `POST
 //                      /blogs/:id/comments` on the blogs read-one reads; none in a store without comments)
 //   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
+//   --via-cache        also runs read-one, list-first and list-tag through a local Varnish with the shipped
+//                      configuration (deploy/varnish/default.vcl) in front of `service`, which purges it
+//                      (CACHE_PURGE_URLS; its writes pay that), as a server `cache` of the same rounds, once the
+//                      service has purged it of the seeding and every page of those scenarios (at most 100,000
+//                      blogs) was read through it. A last table gives the cache's req/s ÷ the service's
+//                      (target ≥ 5×), its p99 (target ≤ 10 ms), its hit ratio (varnishstat), the CPU per request of
+//                      every process but the generator straight ÷ through the cache, and how much of a core the load
+//                      generator used (near 1: the generator, not the cache, is the limit). Adds cache-churn, run
+//                      only through the cache: its reads (45 % read-one, 45 % the blogs written, 10 % list-first)
+//                      while bench/churn.mjs PATCHes those blogs 50 times a second straight to the service and reads
+//                      each written blog through the cache every 50 ms until it shows the write: the hit ratio and
+//                      the staleness (a write's 2xx to the first read showing it; bound 2 s). In the JSON: each
+//                      scenario's `cache` figures (cache-churn's writer's under `cache.churn`) and `cacheVerdict`
+//   --cache-connections C  concurrent connections of the runs through the cache (default: --connections)
 //   --smoke            quick check that the bench works (1,000 rows, 1 s, 10 connections)
 //   --check            the CI guard (bench/check.mjs): a short run of bench/budget.json's scenarios, beside its release; fails
 //                      when a service ÷ baseline CPU per request passes its budget × tolerance, or a scenario's
@@ -54,7 +69,7 @@
 // Besides the servers' CPU per request, the table and the JSON give PostgreSQL's (the primary's and
 // the replica's clusters, postmaster and every backend) and PgBouncer's. On the machine's cluster the
 // primary's figure also counts whatever else that cluster serves meanwhile.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -94,12 +109,22 @@ const ALL_SCENARIOS = [
   'comments-cursor',
   'comment-create',
   'search-storm',
+  'cache-churn',
 ];
 /** `--smoke`: a quick check that the bench works. */
 const SMOKE = { rows: 1000, duration: 1, connections: 10, rounds: 1 };
 /** search-storm's second load: read-one on this many connections, at this many requests per second in all. */
 const STORM_READ_CONNECTIONS = 10;
 const STORM_READ_RATE = 200;
+/** `--via-cache`: the scenarios also run through the cache, and the one that runs only there. */
+const CACHED = ['read-one', 'list-first', 'list-tag'];
+const CACHE_ONLY = ['cache-churn'];
+/** The issue's targets through the cache: req/s at least this many times the service's own, and p99 at most this. */
+const CACHE_TARGETS = { ratio: 5, p99Ms: 10 };
+/** cache-churn: writes per second, the interval of the reads watching each write, its bound and when to give up. */
+const CHURN = { writesPerSecond: 50, pollMs: 50, boundMs: 2000, giveUpMs: 10_000 };
+/** The most blogs read through the cache once before the runs, so that read-one there measures a warm cache. */
+const CACHE_WARM_LIMIT = 100_000;
 /** The scenarios of each list filter, which an older release without that filter skips. */
 const FILTERED = {
   author: ['list-author'],
@@ -143,7 +168,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
     comments: { type: 'string', default: '0' },
-    scenarios: { type: 'string', default: ALL_SCENARIOS.filter((name) => name !== 'search-storm').join(',') },
+    scenarios: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
@@ -152,8 +177,11 @@ const { values: options } = parseArgs({
     topology: { type: 'string', default: 'direct' },
     against: { type: 'string' },
     'node-options': { type: 'string' },
+    'via-cache': { type: 'boolean', default: false },
+    'cache-connections': { type: 'string' },
   },
 });
+const viaCache = options['via-cache'];
 const smoke = options.smoke;
 const budget = options.check ? readBudget() : undefined;
 const quick = smoke ? SMOKE : budget ? CHECK : undefined;
@@ -163,8 +191,16 @@ const connections = quick?.connections ?? Number(options.connections);
 const rounds = quick?.rounds ?? Number(options.rounds);
 const spreadComments = quick ? 0 : Number(options.comments.replaceAll('_', ''));
 if (!Number.isInteger(spreadComments) || spreadComments < 0) throw new Error('--comments takes an integer ≥ 0');
-const scenarios = budget ? Object.keys(budget.scenarios) : options.scenarios.split(',');
+const scenarios = budget
+  ? Object.keys(budget.scenarios)
+  : (options.scenarios?.split(',') ??
+    ALL_SCENARIOS.filter((name) => name !== 'search-storm' && (viaCache || !CACHE_ONLY.includes(name))));
 for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
+if (viaCache && budget) throw new Error('--via-cache is not part of the check');
+for (const name of CACHE_ONLY) if (scenarios.includes(name) && !viaCache) throw new Error(`${name} needs --via-cache`);
+const cacheConnections = Number(options['cache-connections'] ?? connections);
+if (!Number.isInteger(cacheConnections) || cacheConnections < 1)
+  throw new Error('--cache-connections takes an integer ≥ 1');
 const topologies = TOPOLOGIES.filter((name) => name === 'direct' || options.topology.split(',').includes(name));
 for (const name of options.topology.split(','))
   if (!TOPOLOGIES.includes(name)) throw new Error(`unknown topology ${name}`);
@@ -261,15 +297,24 @@ async function main() {
         ]
       : [];
   const services = [];
+  // `--via-cache`: the cache's port is known before `service` starts, so that `service` purges it.
+  const cachePort = viaCache ? await freePort() : undefined;
   // One after the other: the first migrates the fresh database, the others find it migrated.
   for (const topology of topologies) {
     for (const [i, flags] of (topology === 'direct' ? FLAG_SETS : FLAG_SETS.slice(0, 1)).entries()) {
       const name =
         topology !== 'direct' ? `service-${topology}` : i === 0 ? 'service' : `service ${flags || '(no flags)'}`;
-      const serviceEnv = { ...env, ...topologyEnv[topology], NODE_ENV: 'production', NODE_OPTIONS: flags };
+      const serviceEnv = {
+        ...env,
+        ...topologyEnv[topology],
+        ...(name === 'service' && cachePort && { CACHE_PURGE_URLS: `http://127.0.0.1:${cachePort}` }),
+        NODE_ENV: 'production',
+        NODE_OPTIONS: flags,
+      };
       services.push({ ...(await startServer(name, [...profile(name), 'dist/main.js'], serviceEnv)), store, flags });
     }
   }
+  if (viaCache) services.push({ ...(await startCache(services[0], cachePort)), store });
   // The release on a database of its own, which its own migrations make (an older schema, perhaps).
   if (release) {
     const releaseUrl = await prepareDatabase(primary?.url(), '_release');
@@ -300,9 +345,15 @@ async function main() {
       nodeOptions: FLAG_SETS,
       commentBlogComments: COMMENT_BLOG_COMMENTS,
       spreadComments,
+      ...(viaCache && {
+        viaCache: { cacheConnections, scenarios: [...CACHED, ...CACHE_ONLY], targets: CACHE_TARGETS, churn: CHURN },
+      }),
     },
     ...(release && { release: { ref: against, sha: release.sha, nodeOptions: release.nodeOptions } }),
     ...(bouncer && { pgbouncer: { poolMode: 'transaction', defaultPoolSize: PGBOUNCER_POOL_SIZE } }),
+    ...(viaCache && {
+      cache: { version: services.find((server) => server.cache).cache.version, config: 'deploy/varnish/default.vcl' },
+    }),
     steps: [],
   };
   /**
@@ -313,7 +364,7 @@ async function main() {
     const runs = Object.fromEntries(
       servers.map((server) => [server.name, [...(step.scenarios[scenario]?.[server.name]?.rounds ?? [])]]),
     );
-    const done = runs.baseline.length;
+    const done = Math.max(...Object.values(runs).map((list) => list.length));
     const total = done + count;
     if (UNCOUNTED.has(scenario)) await setCounter(stores, false);
     try {
@@ -321,13 +372,22 @@ async function main() {
         // Each round the services start at another place, so none always runs right after the same one.
         const shift = (round - 1) % services.length;
         for (const server of [baseline, ...services.slice(shift), ...services.slice(0, shift)]) {
+          // The cache runs only its scenarios, and cache-churn runs only there.
+          if (
+            server.cache ? !CACHED.includes(scenario) && !CACHE_ONLY.includes(scenario) : CACHE_ONLY.includes(scenario)
+          )
+            continue;
           if (server.release && round === 1 && !(await releaseServes(server, scenario, step))) continue;
           if (server.release && runs[server.name].length === 0 && round > 1) continue;
           log(
             `${step.rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${total > 1 ? `, round ${round}/${total}` : ''})`,
           );
           const run = await measure(server, await prepareRun(server, scenario, step), meters);
-          log(`  ${Math.round(run.requestsPerSecond)} req/s, ${run.cpuUsPerRequest} µs CPU/request`);
+          log(
+            `  ${Math.round(run.requestsPerSecond)} req/s, ${run.cpuUsPerRequest} µs CPU/request` +
+              (server.cache ? `, ${Math.round(run.hitRatio * 100)} % hits` : '') +
+              (run.churn ? `, staleness max ${run.churn.stalenessMs.max} ms over ${run.churn.writes} writes` : ''),
+          );
           runs[server.name].push(run);
           await afterRun();
         }
@@ -341,16 +401,18 @@ async function main() {
     );
     step.scenarios[scenario] = {
       ...figures,
-      ratio: ratios(figures.service, figures.baseline),
+      ...(figures.baseline && { ratio: ratios(figures.service, figures.baseline) }),
       // The same figures of each other service ÷ the direct service's, from the same run.
-      ...(services.length > 1 && {
-        topologyRatio: Object.fromEntries(
-          services
-            .slice(1)
-            .filter(({ name }) => figures[name])
-            .map(({ name }) => [name, topologyRatios(figures[name], figures.service)]),
-        ),
-      }),
+      ...(services.length > 1 &&
+        figures.service && {
+          topologyRatio: Object.fromEntries(
+            services
+              .slice(1)
+              .filter(({ name }) => figures[name])
+              .map(({ name }) => [name, topologyRatios(figures[name], figures.service)]),
+          ),
+        }),
+      ...(figures.cache && { cacheVerdict: cacheVerdict(figures.cache, figures.service) }),
       ...(release && figures[release.name] && { releaseRatio: releaseRatios(figures.service, figures[release.name]) }),
     };
   }
@@ -365,7 +427,9 @@ async function main() {
         replica.url(database),
         services.find((s) => s.name === 'service-replica'),
       );
+    if (viaCache) await cachePurged(db);
     await warmUp(servers);
+    if (viaCache) await warmCache(services.find((server) => server.cache));
     const step = {
       rows,
       scenarios: {},
@@ -392,6 +456,13 @@ async function main() {
     );
     if (step.scenarios['search-storm'])
       process.stdout.write(`\n${stormTable(step.scenarios['search-storm'], servers)}\n`);
+    if (viaCache)
+      process.stdout.write(
+        `\n${cacheTable(
+          step,
+          services.find((server) => server.cache),
+        )}\n`,
+      );
   }
   if (results.steps.length > 1) process.stdout.write(`\n${growthTable(results.steps)}\n`);
 
@@ -424,7 +495,12 @@ async function main() {
     Object.entries(step.scenarios).flatMap(([name, s]) =>
       servers
         .map(({ name: who }) => who)
-        .filter((who) => s[who] && [s[who], s[who].companion].some((f) => f && f.non2xx + f.errors + f.timeouts > 0))
+        .filter(
+          (who) =>
+            s[who] &&
+            ([s[who], s[who].companion].some((f) => f && f.non2xx + f.errors + f.timeouts > 0) ||
+              s[who].churn?.writeFailures + s[who].churn?.pollFailures > 0),
+        )
         .map((who) => `${name}/${who}`),
     ),
   );
@@ -591,6 +667,109 @@ function freePort() {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * `--via-cache`: Varnish with the shipped configuration on `port` in front of `service` (test/support/varnish-server.js
+ * starts it), as a server of the rounds whose pid is varnishd's cache process (the child of its manager).
+ */
+async function startCache(service, port) {
+  const { startVarnish } = createRequire(import.meta.url)(join(root, 'test', 'support', 'varnish-server.js'));
+  const backend = new URL(service.url);
+  const varnish = await startVarnish({ backendHost: backend.hostname, backendPort: Number(backend.port), port });
+  cleanups.push(async () => varnish.close());
+  const { manager, child, workdir } = varnishProcesses(port);
+  // varnishd -V writes its version on stderr.
+  const version = /varnish-[\d.]+/.exec(spawnSync('varnishd', ['-V'], { encoding: 'utf8' }).stderr)?.[0] ?? 'varnish';
+  log(`cache: ${version} on :${port} (manager ${manager}, cache process ${child}) in front of ${service.name}`);
+  return { name: 'cache', url: varnish.url, pid: child, cache: { workdir, version }, backend: service };
+}
+
+/** The varnishd listening on `port`: its manager's and its cache process's pids, and its working directory (`-n`). */
+function varnishProcesses(port) {
+  const processes = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+        return argv[0].endsWith('varnishd') ? [{ pid: Number(pid), ppid, argv }] : [];
+      } catch {
+        return [];
+      }
+    });
+  const manager = processes.find(
+    ({ argv, ppid }) =>
+      argv.some((arg, i) => argv[i - 1] === '-a' && arg.split(',')[0].endsWith(`:${port}`)) &&
+      !processes.some((other) => other.pid === ppid),
+  );
+  const child = manager && processes.find(({ ppid }) => ppid === manager.pid);
+  if (!child) throw new Error(`no varnishd cache process listening on :${port}`);
+  const n = manager.argv.indexOf('-n');
+  return { manager: manager.pid, child: child.pid, workdir: n >= 0 ? manager.argv[n + 1] : undefined };
+}
+
+/** The cache's counters of hits, misses and passes (varnishstat). */
+function cacheCounters({ workdir }) {
+  const names = ['MAIN.cache_hit', 'MAIN.cache_miss', 'MAIN.s_pass'];
+  const out = execFileSync(
+    'varnishstat',
+    [...(workdir ? ['-n', workdir] : []), '-1', '-j', ...names.flatMap((name) => ['-f', name])],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const parsed = JSON.parse(out);
+  const counters = parsed.counters ?? parsed;
+  const [hits, misses, passes] = names.map((name) => Number(counters[name]?.value ?? 0));
+  return { hits, misses, passes };
+}
+
+/**
+ * Waits until the service has purged the cache of every change so far (the outbox empty, the cache's position at
+ * the newest event), so that reads through it show what the database holds: seeding writes thousands of blogs.
+ */
+async function cachePurged(db) {
+  const started = Date.now();
+  const deadline = started + 600_000;
+  for (;;) {
+    const { rows } = await db.query(
+      `SELECT NOT EXISTS (SELECT 1 FROM event_outbox) AND coalesce((SELECT min(purged_through) FROM cache_purges), -1)
+         >= (SELECT coalesce(max(id), 0) FROM events) AS done`,
+    );
+    if (rows[0].done) break;
+    if (Date.now() > deadline) throw new Error('the service did not purge the cache of the seeded blogs in 600 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log(`cache purged of every change so far (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+/**
+ * Reads through the cache, once each, every page the cached scenarios ask for: the blogs read-one and cache-churn read
+ * (at most {@link CACHE_WARM_LIMIT}; more, and read-one there starts cold), the first page and each tag's.
+ */
+async function warmCache(cache) {
+  const started = Date.now();
+  const [first, last] = cache.store.readIds;
+  const count = Math.min(last - first + 1, CACHE_WARM_LIMIT);
+  if (count < last - first + 1)
+    log(`cache: read-one's ${last - first + 1} blogs are more than it warms: it starts cold`);
+  const paths = [
+    ...Array.from({ length: count }, (_, i) => `/api/v1/blogs/${first + i}`),
+    ...cache.store.updateIds.map((id) => `/api/v1/blogs/${id}`),
+    '/api/v1/blogs?limit=10&offset=0',
+    ...Array.from({ length: TAGS }, (_, k) => `/api/v1/blogs?tag=${tagSlug(k + 1)}&limit=10&offset=0`),
+  ];
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const response = await fetch(`${cache.url}${paths[next++]}`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`cache warm-up: ${paths[next - 1]} answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  log(
+    `cache warmed with ${paths.length.toLocaleString('en')} pages in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** Whether `db` has the table `name` (an older release's schema may not have `blog_counts` or `tags`). */
@@ -803,7 +982,7 @@ async function prepareRun(server, scenario, step) {
   const total = await countBlogs(db);
   const job = {
     scenario,
-    connections,
+    connections: server.cache ? cacheConnections : connections,
     duration,
     token,
     ids: readIds,
@@ -1253,19 +1432,51 @@ async function measure(server, job, meters) {
   try {
     const cpuBefore = cpuMs(server.pid);
     const metersBefore = Object.fromEntries(Object.entries(meters).map(([name, pid]) => [name, treeCpuMs(pid)]));
-    const figures = await runLoad({ ...job, url: server.url });
-    // search-storm's second load (read-one) counts as requests too.
-    const requests = figures.total + (figures.companion?.total ?? 0);
+    // Through the cache: its counters, and the CPU of the service behind it (the misses).
+    const countersBefore = server.cache && cacheCounters(server.cache);
+    const machineBefore = machineCpu();
+    const backendBefore = server.backend && cpuMs(server.backend.pid);
+    const [figures, churn] = await Promise.all([
+      runLoad({ ...job, url: server.url }),
+      job.scenario === 'cache-churn' &&
+        runScript('churn.mjs', {
+          cacheUrl: server.url,
+          serviceUrl: server.backend.url,
+          token: job.token,
+          ids: job.updateIds,
+          duration: job.duration,
+          ...CHURN,
+        }),
+    ]);
+    // search-storm's second load (read-one) counts as requests too, as do cache-churn's reads of the written blogs.
+    const requests = figures.total + (figures.companion?.total ?? 0) + (churn ? churn.polls : 0);
     const perRequest = (ms) => Math.round((ms * 1000) / Math.max(requests, 1));
     // CPU time per request tells the servers' own cost apart even when the machine is busy.
     const cpuUsPerRequest = perRequest(cpuMs(server.pid) - cpuBefore);
     const dbCpuUsPerRequest = Object.fromEntries(
       Object.entries(meters).map(([name, pid]) => [name, perRequest(treeCpuMs(pid) - metersBefore[name])]),
     );
+    const machineAfter = machineCpu();
+    const counters = server.cache && cacheCounters(server.cache);
+    const lookups = counters && counters.hits - countersBefore.hits + counters.misses - countersBefore.misses;
     return {
       ...figures,
+      // How much of one core the load generator (one thread) used: near 1, it and not the server set the rate.
+      generatorCpuShare: round(figures.generatorCpuMs / (duration * 1000)),
+      // The share of all the machine's cores busy meanwhile (every process, the generator's and others' too).
+      machineCpuBusy: round(
+        1 - (machineAfter.idle - machineBefore.idle) / Math.max(machineAfter.total - machineBefore.total, 1),
+      ),
       cpuUsPerRequest,
       dbCpuUsPerRequest,
+      ...(counters && {
+        hits: counters.hits - countersBefore.hits,
+        misses: counters.misses - countersBefore.misses,
+        passes: counters.passes - countersBefore.passes,
+        hitRatio: round((counters.hits - countersBefore.hits) / Math.max(lookups, 1), 4),
+        backendCpuUsPerRequest: perRequest(cpuMs(server.backend.pid) - backendBefore),
+      }),
+      ...(churn && { churn }),
       rssPeakMb: Math.round(Math.max(peakKb, rssKb(server.pid)) / 1024),
     };
   } finally {
@@ -1273,9 +1484,12 @@ async function measure(server, job, meters) {
   }
 }
 
-function runLoad(job) {
+const runLoad = (job) => runScript('load.mjs', job);
+
+/** Runs bench/`file` with the JSON `job` in a process of its own; resolves to the JSON it writes on stdout. */
+function runScript(file, job) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bench', 'load.mjs'), JSON.stringify(job)], {
+    const child = spawn(process.execPath, [join(root, 'bench', file), JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.add(child);
@@ -1284,7 +1498,7 @@ function runLoad(job) {
     child.on('exit', (code) => {
       children.delete(child);
       if (code === 0) resolve(JSON.parse(out));
-      else reject(new Error(`load generator exited with ${code}`));
+      else reject(new Error(`bench/${file} exited with ${code}`));
     });
   });
 }
@@ -1317,6 +1531,11 @@ function cpuMs(pid) {
       return 0;
     }
   }
+}
+/** The machine's CPU time since boot, all cores, in clock ticks: in all, and idle (idle and iowait; /proc/stat). */
+function machineCpu() {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1, 9).map(Number);
+  return { total: ticks.reduce((a, b) => a + b, 0), idle: ticks[3] + ticks[4] };
 }
 /** The kernel's high-water mark of the process's resident set since it started, in MB. */
 const peakRssMb = (pid) => Math.round(procStatusKb(pid, 'VmHWM') / 1024);
@@ -1356,7 +1575,59 @@ function combine(runs) {
     errors: pick('errors').reduce((a, b) => a + b, 0),
     timeouts: pick('timeouts').reduce((a, b) => a + b, 0),
     rssPeakMb: Math.max(...pick('rssPeakMb')),
+    generatorCpuShare: median(pick('generatorCpuShare')),
+    machineCpuBusy: median(pick('machineCpuBusy')),
+    ...(runs[0].hitRatio !== undefined && {
+      hitRatio: median(pick('hitRatio')),
+      passes: pick('passes').reduce((a, b) => a + b, 0),
+      backendCpuUsPerRequest: median(pick('backendCpuUsPerRequest')),
+    }),
+    ...(runs[0].churn && { churn: combineChurn(pick('churn')) }),
     rounds: runs,
+  };
+}
+
+/** cache-churn's writer over its rounds: sums of counts, medians of rates and of p50s and p99s, the largest of maxima. */
+function combineChurn(runs) {
+  const sum = (key) => runs.reduce((total, run) => total + run[key], 0);
+  const spread = (figure) => {
+    const [p50, p99, max] = ['p50', 'p99', 'max'].map((key) =>
+      runs.map((run) => run[figure][key]).filter((ms) => ms !== null),
+    );
+    return {
+      p50: p50.length === 0 ? null : median(p50),
+      p99: p99.length === 0 ? null : median(p99),
+      max: max.length === 0 ? null : Math.max(...max),
+    };
+  };
+  const stalenessMs = spread('stalenessMs');
+  const figures = {
+    writes: sum('writes'),
+    writesPerSecond: median(runs.map((run) => run.writesPerSecond)),
+    writeFailures: sum('writeFailures'),
+    polls: sum('polls'),
+    pollFailures: sum('pollFailures'),
+    seen: sum('seen'),
+    unseen: sum('unseen'),
+    stalenessMs,
+    readMs: spread('readMs'),
+  };
+  return { ...figures, ok: figures.unseen === 0 && figures.seen > 0 && stalenessMs.max <= CHURN.boundMs };
+}
+
+/** The cache's figures against the issue's targets: req/s ÷ the service's (same rounds), p99; cache-churn's bound. */
+function cacheVerdict(cache, service) {
+  if (cache.churn) return { maxStalenessMs: cache.churn.stalenessMs.max, stalenessOk: cache.churn.ok };
+  const ratio = round(cache.requestsPerSecond / service.requestsPerSecond);
+  // What a request costs every process but the load generator, straight and through the cache: on a machine whose
+  // cores the generator shares, the requests a core serves each way.
+  const direct = service.cpuUsPerRequest + dbCpu(service);
+  const cached = cache.cpuUsPerRequest + cache.backendCpuUsPerRequest + dbCpu(cache);
+  return {
+    requestsPerSecond: ratio,
+    cpuPerRequest: round(direct / Math.max(cached, 1)),
+    ratioOk: ratio >= CACHE_TARGETS.ratio,
+    p99Ok: cache.p99 <= CACHE_TARGETS.p99Ms,
   };
 }
 
@@ -1383,7 +1654,8 @@ const topologyRatios = (other, direct) => ({
 
 /** Per scenario and server: rate, latency and CPU per request of the server and of each database process. */
 function cpuTable(step, servers) {
-  const meters = Object.keys(Object.values(step.scenarios)[0].service.dbCpuUsPerRequest);
+  const any = Object.values(step.scenarios).flatMap((s) => servers.map(({ name }) => s[name]).filter(Boolean))[0];
+  const meters = Object.keys(any.dbCpuUsPerRequest);
   const label = { primary: 'PG primary', replica: 'PG replica', pgbouncer: 'PgBouncer' };
   const lines = [
     'CPU per request (µs) of the server and of the database processes, all measured during each run; ratios ÷ `service` (direct), same run',
@@ -1415,7 +1687,8 @@ function table(step, releaseName) {
     `| scenario | baseline req/s | service req/s | ratio | baseline p50 / p99 ms | service p50 / p99 ms | p99 ratio | CPU µs/req (base/svc) | bytes/response (base/svc) | non-2xx (base/svc) | errors (base/svc) | service RSS MB |${against}`,
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${releaseName ? '---:|---:|' : ''}`,
   ];
-  for (const [name, s] of Object.entries(step.scenarios)) {
+  // cache-churn runs only through the cache: its figures are in cacheTable's.
+  for (const [name, s] of Object.entries(step.scenarios).filter(([, s]) => s.baseline && s.service)) {
     const release = !releaseName
       ? ''
       : s.releaseRatio
@@ -1464,6 +1737,62 @@ function stormTable(s, servers) {
   return lines.join('\n');
 }
 
+/**
+ * `--via-cache`: per cached scenario the cache's figures beside the service's of the same rounds, with the issue's
+ * targets and the CPU per request (all but the generator's) straight ÷ through the cache; cache-churn's reads, writes, hit ratio and staleness; and whether the load generator was the limit.
+ */
+function cacheTable(step, server) {
+  const pct = (ratio) => (ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)}`);
+  const mark = (ok) => (ok ? 'ok' : 'not ok');
+  const share = (f) => (f ? f.generatorCpuShare.toFixed(2) : '—');
+  // The load generator is one thread; beside it the cache, the service and PostgreSQL share the machine's cores.
+  const saturated = (f) => f.generatorCpuShare >= 0.9 || f.machineCpuBusy >= 0.9;
+  const lines = [
+    `Through a shared cache: ${server.cache.version} (deploy/varnish/default.vcl) in front of \`service\`, ${cacheConnections} connections; ` +
+      `targets: req/s ≥ ${CACHE_TARGETS.ratio}× the service's, p99 ≤ ${CACHE_TARGETS.p99Ms} ms`,
+    '',
+    `| scenario | service req/s | cache req/s | cache ÷ service | service p50 / p99 ms | cache p50 / p99 ms | hits % | varnishd CPU µs/req | service CPU µs/req behind it | CPU/req direct ÷ cached | generator CPU, cores (svc / cache) | machine busy % (svc / cache) | ≥ ${CACHE_TARGETS.ratio}× | p99 ≤ ${CACHE_TARGETS.p99Ms} ms |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  const limited = [];
+  for (const name of CACHED) {
+    const s = step.scenarios[name];
+    if (!s?.cache || !s.service) continue;
+    const { cache, service, cacheVerdict: v } = s;
+    if (saturated(cache)) limited.push(name);
+    lines.push(
+      `| ${name} | ${Math.round(service.requestsPerSecond)} | ${Math.round(cache.requestsPerSecond)} | ${v.requestsPerSecond.toFixed(2)} | ` +
+        `${service.p50} / ${service.p99} | ${cache.p50} / ${cache.p99} | ${pct(cache.hitRatio)} | ${cache.cpuUsPerRequest} | ` +
+        `${cache.backendCpuUsPerRequest} | ${v.cpuPerRequest.toFixed(1)} | ${share(service)} / ${share(cache)} | ${pct(service.machineCpuBusy)} / ${pct(cache.machineCpuBusy)} | ${mark(v.ratioOk)} | ${mark(v.p99Ok)} |`,
+    );
+  }
+  const churn = step.scenarios['cache-churn']?.cache;
+  if (churn) {
+    const c = churn.churn;
+    if (saturated(churn)) limited.push('cache-churn');
+    lines.push(
+      '',
+      `cache-churn: reads through the cache (45 % read-one, 45 % the written blogs, 10 % list-first) while one client ` +
+        `PATCHes those blogs ${CHURN.writesPerSecond} times a second through the service; staleness: a write's 2xx to the ` +
+        `first read through the cache showing it (read every ${CHURN.pollMs} ms), bound ${CHURN.boundMs / 1000} s`,
+      '',
+      `| reads req/s | reads p50 / p99 ms | hits % | writes (per s) | write / read failures | staleness p50 / p99 / max ms | of which the showing read, p99 / max ms | unseen | ≤ ${CHURN.boundMs / 1000} s |`,
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      `| ${Math.round(churn.requestsPerSecond)} | ${churn.p50} / ${churn.p99} | ${pct(churn.hitRatio)} | ${c.writes} (${c.writesPerSecond}) | ` +
+        `${c.writeFailures} / ${c.pollFailures} | ${c.stalenessMs.p50} / ${c.stalenessMs.p99} / ${c.stalenessMs.max} | ${c.readMs.p99} / ${c.readMs.max} | ${c.unseen} | ${mark(c.ok)} |`,
+    );
+  }
+  if (limited.length > 0) {
+    lines.push(
+      '',
+      `In the cache's runs of ${limited.join(', ')} the load generator (one thread) used ≥ 0.9 of a core or the ` +
+        "machine's cores were ≥ 90 % busy: there the cache's req/s is this machine's limit with the generator on it, a " +
+        'lower bound of what the cache serves; CPU/req direct ÷ cached compares the work per request instead.',
+    );
+  }
+  return lines.join('\n');
+}
+
 function growthTable(steps) {
   const [first] = steps;
   const lines = [
@@ -1478,7 +1807,7 @@ function growthTable(steps) {
       .map(() => '---:')
       .join('|')}|`,
   ];
-  for (const name of Object.keys(first.scenarios)) {
+  for (const name of Object.keys(first.scenarios).filter((name) => first.scenarios[name].service)) {
     const p50s = steps.map((s) => s.scenarios[name].service.p50);
     lines.push(
       `| ${name} | ${p50s.join(' | ')} | ${p50s

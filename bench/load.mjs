@@ -10,6 +10,8 @@
 // list-tag draws its tag per request from bench/tags.mjs's Zipf weights; read-slug reads `blog-<id>`, ids as read-one's.
 // search-storm runs two loads at once, search-common on `connections` and read-one on
 // `stormReadConnections` at `stormReadRate` req/s in all; the read-one figures are under `companion`.
+// cache-churn's reads (through the cache; bench/churn.mjs writes meanwhile): 45 % read-one, 45 % a blog of `updateIds`
+// (the ones written), 10 % list-first. `generatorCpuMs`: this process's CPU time during the load, to tell when the generator is the limit.
 import autocannon from 'autocannon';
 import { tagSlug, zipfTag } from './tags.mjs';
 
@@ -94,6 +96,13 @@ const requests = {
       body: JSON.stringify({ author: 'Bench', body: `Comment ${RUN} ${sequence}: well said, thanks.` }),
     };
   },
+  'cache-churn': () => {
+    const roll = Math.random();
+    if (roll < 0.45) return requests['read-one']();
+    if (roll < 0.9)
+      return { method: 'GET', path: `/api/v1/blogs/${updateIds[Math.floor(Math.random() * updateIds.length)]}` };
+    return requests['list-first']();
+  },
   mixed: () => {
     const roll = Math.random();
     if (roll < 0.6) return requests['read-one']();
@@ -124,6 +133,7 @@ async function load(pick, connections, extra = {}) {
 }
 
 let figures;
+const cpuStart = process.cpuUsage();
 if (scenario === 'search-storm') {
   const [search, readOne] = await Promise.all([
     // Expensive searches queue in the service's slow lane for longer than autocannon's default 10 s timeout.
@@ -135,4 +145,5 @@ if (scenario === 'search-storm') {
   if (!requests[scenario]) throw new Error(`unknown scenario ${scenario}`);
   figures = await load(requests[scenario], job.connections);
 }
-process.stdout.write(`${JSON.stringify(figures)}\n`);
+const cpu = process.cpuUsage(cpuStart);
+process.stdout.write(`${JSON.stringify({ ...figures, generatorCpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
