@@ -2,11 +2,11 @@
 // per scenario r = service CPU µs per request ÷ baseline CPU µs per request, compared with the
 // committed budget: r above budget × tolerance fails the check. Each round gives one ratio, from
 // the baseline's run and the service's right after it, so a change in the machine's other load
-// between rounds cancels out; r is the median of the rounds' ratios. With `release` in the budget, the
-// check also runs that commit's build beside the service: a scenario above its limit still passes
-// when the service's CPU per request is within `release.tolerance` of the release's in the same run,
-// since then the machine, not the change, moved the ratio (a machine whose system calls cost more
-// raises every server's ratio to the framework-free baseline alike). A scenario with `of` is bounded
+// between rounds cancels out; r is the median of the rounds' ratios. With `release` in the budget, a
+// scenario above its limit runs again in a check of its own with that commit's build beside the service,
+// and still passes when the service's CPU per request is within `release.tolerance` of the release's in
+// that run, since then the machine, not the change, moved the ratio (a machine whose system calls cost
+// more raises every server's ratio to the framework-free baseline alike). A scenario with `of` is bounded
 // by another scenario of the same run instead: its service and database CPU per request ÷ that one's.
 import { readFileSync } from 'node:fs';
 
@@ -50,6 +50,17 @@ export function readBudget(file = new URL('budget.json', import.meta.url)) {
   return budget;
 }
 
+/**
+ * The scenarios a check runs: `names` (all of the budget's when undefined) and the scenarios their `of` names, in the
+ * budget's order. @throws on a name the budget has no entry for
+ */
+export function checkScenarios(budget, names) {
+  const unknown = (names ?? []).filter((name) => budget.scenarios[name] === undefined);
+  if (unknown.length > 0) throw new Error(`--check: bench/budget.json has no scenario ${unknown.join(', ')}`);
+  const wanted = new Set((names ?? Object.keys(budget.scenarios)).flatMap((name) => [name, budget.scenarios[name].of]));
+  return Object.keys(budget.scenarios).filter((name) => wanted.has(name));
+}
+
 /** The median over the rounds of service ÷ `other` (the baseline) CPU µs per request (each round's own pair of runs). */
 export function roundRatio(scenario, other = 'baseline') {
   const ratios = scenario.service.rounds
@@ -74,12 +85,12 @@ export function relativeRatio(scenario, other) {
 }
 
 /**
- * One line per budgeted scenario of `step` (a bench step): ratio, budget, limit, service ÷ `releaseName`'s CPU when
- * the step has it, ok or FAIL.
+ * One line per scenario of `names` (budgeted, run in `step`, a bench step): ratio, budget, limit, service ÷
+ * `releaseName`'s CPU when the step has it, ok or FAIL.
  * @returns { lines, ok, failing } where failing names the scenarios whose ratio is above its limit (and, with a
  *   release, whose CPU is above the release's × its tolerance) or that are missing, and ok is true when none is
  */
-export function checkBudget(step, budget, releaseName) {
+export function checkBudget(step, budget, names, releaseName) {
   const release = releaseName && budget.release;
   const lines = [
     `CPU per request, service ÷ baseline (median of the rounds' ratios), against bench/budget.json (limit = budget × ${budget.tolerance})` +
@@ -88,7 +99,8 @@ export function checkBudget(step, budget, releaseName) {
     `${'scenario'.padEnd(18)} ${'ratio'.padStart(6)} ${'budget'.padStart(6)} ${'limit'.padStart(6)} ${'÷ rel.'.padStart(6)}  result`,
   ];
   const failing = [];
-  for (const [name, { budget: allowed, of }] of Object.entries(budget.scenarios)) {
+  for (const name of names) {
+    const { budget: allowed, of } = budget.scenarios[name];
     const s = step.scenarios[name];
     const limit = of === undefined ? allowed * budget.tolerance : allowed;
     const ratio = !s ? Number.NaN : of === undefined ? roundRatio(s) : relativeRatio(s, step.scenarios[of]);
