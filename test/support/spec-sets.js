@@ -4,7 +4,7 @@
 //   test:full` (TEST_FULL=1) and CI run them, first (slow-first.sequencer.js).
 // - WAITING_SPECS, slow specs that spend their minutes waiting on real time with little CPU (receivers down for
 //   minutes, restarts, retries): with TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs
-//   them alone; CI runs them on PostgreSQL in the background, beside other runs (.ci/run).
+//   them alone; CI runs them embedded and on PostgreSQL in a background lane, beside the other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
 //   JWKS, compression, request cost, Varnish in front and its faults (cache-purge proves the purges on every engine);
 //   PgBouncer and replicas, whose specs make PostgreSQL clusters of their own): with TEST_DATA_PATH_ONLY=1 (CI's runs
