@@ -2,9 +2,10 @@
 // - SLOW_SPECS wait minutes on real time or real processes (a two-minute receiver outage, retries, start-up with a bad
 //   configuration through spawned processes, npm scripts), slowest first: `npm test` leaves them out, `npm run
 //   test:full` (TEST_FULL=1) and CI run them, first (slow-first.sequencer.js).
-// - WAITING_SPECS, slow specs that spend their minutes waiting on real time with little CPU (receivers down for
-//   minutes, restarts, retries): with TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs
-//   them alone; CI runs them embedded and on PostgreSQL in a background lane, beside the other runs (.ci/run).
+// - WAITING_SPECS spend most of their time waiting on real time with little CPU (receivers down for minutes, restarts,
+//   retries, deliveries and purges awaited, a cache's answers compared seconds apart), slowest first: with
+//   TEST_WAITING=skip the e2e project leaves them out, with TEST_WAITING=only it runs them alone; CI runs them embedded
+//   and on PostgreSQL in a background lane, beside the other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
 //   JWKS, compression, request cost, Varnish in front and its faults (cache-purge proves the purges on every engine);
 //   PgBouncer and replicas, whose specs make PostgreSQL clusters of their own): with TEST_DATA_PATH_ONLY=1 (CI's runs
@@ -26,7 +27,15 @@ const SLOW_SPECS = [
   'npm-scripts',
   'embedded-data-dir',
 ];
-const WAITING_SPECS = ['webhooks-outage', 'webhooks-reliability', 'cache-faults'];
+const WAITING_SPECS = [
+  'webhooks-outage',
+  'webhooks-reliability',
+  'cache-faults',
+  'cache-varnish',
+  'webhooks',
+  'cache-purge',
+  'swagger-ui',
+];
 const ENGINE_FREE_SPECS = [
   'cache-faults',
   'cache-varnish',
