@@ -21,7 +21,7 @@ const CHECK_CONNECTIONS = 2;
  */
 export const CHECK = {
   rows: 10_000,
-  duration: 3,
+  duration: 2,
   connections: CHECK_CONNECTIONS,
   rounds: 3,
   confirmRounds: 6,
