@@ -409,6 +409,11 @@ describe('comments (e2e)', () => {
     });
 
     it('refuses a cursor with offset, of another blog, of another list, or changed', async () => {
+      // One character in the middle, where each carries 6 bits of the token (the last may carry padding only).
+      const changed = (cursor: string): string => {
+        const at = Math.floor(cursor.length / 2);
+        return `${cursor.slice(0, at)}${cursor[at] === 'A' ? 'B' : 'A'}${cursor.slice(at + 1)}`;
+      };
       const { nextCursor } = (await list('?limit=1')).body;
       const other = await blog(sub('alice'));
       await comment(other, 'bob');
@@ -421,7 +426,7 @@ describe('comments (e2e)', () => {
         [`cursor=${nextCursor}&offset=0`, 'cursor and offset cannot be combined'],
         [`cursor=${otherCursor}`, "cursor was made for another blog's comments"],
         [`cursor=${blogsCursor}`, 'cursor was made for another list'],
-        [`cursor=${nextCursor!.slice(0, -2)}AA`, 'cursor is not a nextCursor of this service'],
+        [`cursor=${changed(nextCursor!)}`, 'cursor is not a nextCursor of this service'],
       ]) {
         const res = await t.http.get(`${commentsOf(blogId)}?${query}`);
         expectJsonError(res, 400);
