@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
@@ -13,11 +14,21 @@ const REDIS_OPTIONS = {
   enableOfflineQueue: false,
 } as const;
 
-/** The counters' Redis storage when `REDIS_URL` is set (loaded only then), else undefined: process memory. */
+/**
+ * The counters' Redis storage when `REDIS_URL` is set (loaded only then), else undefined: process memory.
+ * Start-up waits for its connection up to `connectTimeout`, so limits hold from the first request;
+ * a Redis that does not answer by then is an outage, and requests are served without limits.
+ */
 async function createRateLimitStorage(limits: RateLimitConfig): Promise<ThrottlerStorage | undefined> {
   if (limits.redisUrl === undefined) return undefined;
   const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
-  return new ThrottlerStorageRedisService(limits.redisUrl, { ...REDIS_OPTIONS, keyPrefix: limits.redisPrefix });
+  const storage = new ThrottlerStorageRedisService(limits.redisUrl, {
+    ...REDIS_OPTIONS,
+    keyPrefix: limits.redisPrefix,
+  });
+  const signal = AbortSignal.timeout(REDIS_OPTIONS.connectTimeout);
+  await once(storage.redis, 'ready', { signal }).catch(() => undefined);
+  return storage;
 }
 
 /** ThrottlerModule options for the two budgets of {@link RateLimitGuard}; windows in milliseconds. */
