@@ -1,8 +1,13 @@
-/** The Node.js versions the service runs on: package.json's `engines.node` (a repository test keeps them equal). */
-export const SUPPORTED_NODE = '^22.13.0 || >=24.11.0';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import satisfies from 'semver/functions/satisfies';
+
+/** The Node.js versions the service runs on: package.json's `engines.node`, read from the package (src/ or dist/). */
+export const SUPPORTED_NODE = (
+  JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { engines: { node: string } }
+).engines.node;
 
 /** Whether `version` (`process.versions.node`, e.g. `22.13.0`) satisfies {@link SUPPORTED_NODE}. */
 export function isSupportedNode(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return (major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 24;
+  return satisfies(version, SUPPORTED_NODE);
 }

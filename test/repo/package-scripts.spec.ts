@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { satisfies, subset } from 'semver';
+import { minVersion, satisfies, subset } from 'semver';
 import { isSupportedNode, SUPPORTED_NODE } from '../../src/lifecycle/supported-node';
+
+// The package scripts' own check (CommonJS, run by node before any build).
+const { unsupportedNode } = createRequire(__filename)('../../scripts/require-node.cjs') as {
+  unsupportedNode: (version: string, purpose?: 'service' | 'jest') => string | undefined;
+};
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -12,8 +18,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 describe('supported Node.js versions (engines.node)', () => {
-  it('every production dependency supports every version the service claims', () => {
-    const output = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' });
+  it.each([
+    ['production', ['--omit=dev']],
+    ['development (npm ci, start:dev, the tests)', []],
+  ])('every %s dependency supports every version engines.node claims', (_name, omit) => {
+    const output = execFileSync('npm', ['ls', ...omit, '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' });
     const refusing = output
       .split('\n')
       .filter((dir) => dir.includes('node_modules'))
@@ -27,6 +36,13 @@ describe('supported Node.js versions (engines.node)', () => {
     expect(refusing).toEqual([]);
   });
 
+  it('the README states the lowest versions engines.node admits', () => {
+    const lowest = pkg.engines.node.split('||').map((part) => minVersion(part)?.version.replace(/\.0$/, ''));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+    for (const version of lowest.slice(0, 2)) expect(readme).toContain(`Node.js ${version}`);
+  });
+
   it.each([22, 24])('CI runs under Node %d, a major engines.node admits', (major) => {
     expect(satisfies(`${major}.99.0`, pkg.engines.node)).toBe(true);
     expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(new RegExp(`npx -y -p node@${major}\\b`));
@@ -36,24 +52,47 @@ describe('supported Node.js versions (engines.node)', () => {
     expect(satisfies('20.99.0', pkg.engines.node)).toBe(false);
   });
 
-  it("the service's start-up check (src/lifecycle/supported-node.ts) admits exactly engines.node", () => {
+  const versions = ['18.20.8', '20.19.0', '20.99.0', '22.0.0', '22.13.0', '22.22.2', '22.22.3', '22.23.3', '23.11.0'];
+  versions.push('24.0.0', '24.9.0', '24.14.9', '24.15.0', '24.21.0', '25.0.0', '26.1.0');
+
+  it("the service's start-up check (src/lifecycle/supported-node.ts) and scripts/require-node.cjs admit engines.node", () => {
     expect(SUPPORTED_NODE).toBe(pkg.engines.node);
-    const versions = ['18.20.8', '20.19.0', '20.99.0', '22.0.0', '22.12.9', '22.13.0', '22.23.3', '23.11.0'];
-    versions.push('24.0.0', '24.10.9', '24.11.0', '24.21.0', '25.0.0', '26.1.0');
-    expect(versions.map((v) => [v, isSupportedNode(v)])).toEqual(
-      versions.map((v) => [v, satisfies(v, pkg.engines.node)]),
+    expect(versions.map((v) => [v, isSupportedNode(v), unsupportedNode(v) === undefined])).toEqual(
+      versions.map((v) => [v, satisfies(v, pkg.engines.node), satisfies(v, pkg.engines.node)]),
     );
   });
 
-  it('CI starts the built service under Node 20, which must refuse with one line', () => {
-    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/npx -y -p node@20 node dist\/main\.js/);
+  it.each(versions)('Node.js %s: the tests run where engines.node admits it and jest loads ES modules (24.9+)', (v) => {
+    const refusal = unsupportedNode(v, 'jest');
+    const runs = satisfies(v, pkg.engines.node) && satisfies(v, '>=24.9.0');
+
+    expect(refusal === undefined).toBe(runs);
+    if (refusal)
+      expect(refusal).toMatch(
+        new RegExp(`^Node\\.js v${v.replaceAll('.', '\\.')} (is not supported|cannot run the tests): [^\\n]+$`),
+      );
+  });
+
+  it.each(['start', 'start:dev', 'test', 'test:full', 'test:unit', 'test:e2e', 'test:repo', 'test:fuzz'])(
+    '%s checks the Node.js version first, before it builds, watches or loads anything',
+    (name) => {
+      const purpose = name.startsWith('test') ? ' jest' : '';
+      expect(pkg.scripts[name].startsWith(`node scripts/require-node.cjs${purpose} && `)).toBe(true);
+    },
+  );
+
+  it('CI starts the built service, npm start, start:dev and npm test under Node 20, which must refuse with one line', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    expect(ci).toMatch(/npx -y -p node@20 node dist\/main\.js/);
+    expect(ci).toMatch(/refuses_at_once 20 start/);
+    expect(ci).toMatch(/refuses_at_once 22 test/);
   });
 });
 
 describe('npm start and start:prod', () => {
   it('npm start compiles only what changed: a second build of unchanged sources writes nothing', () => {
     expect(pkg.scripts.start).toBe(
-      'node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
+      'node scripts/require-node.cjs && node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const build = (): string =>
@@ -120,11 +159,11 @@ describe('long-running scripts', () => {
     'test:fuzz',
     'bench',
   ])('%s ends by exec-ing its long-running command, so a signal to npm reaches it', (name) => {
-    expect(pkg.scripts[name]).toMatch(/(^|&& |; |^[A-Z_]+=\S+ )exec [^;&|]+$/);
+    expect(pkg.scripts[name]).toMatch(/(^|&& |; )([A-Z_]+=\S+ )?exec [^;&|]+$/);
   });
 
   it('start:dev runs the service without a shell between nest and it (nest passes signals on to its child only)', () => {
-    expect(pkg.scripts['start:dev']).toBe('exec nest start --watch --no-shell');
+    expect(pkg.scripts['start:dev']).toBe('node scripts/require-node.cjs && exec nest start --watch --no-shell');
   });
 
   it('the token command runs the build, not a TypeScript loader', () => {
