@@ -2,26 +2,33 @@ import './lifecycle/require-supported-node';
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Logger as PinoNestLogger } from 'nestjs-pino';
+import type { ConfigType } from '@nestjs/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module';
-import { APP_OPTIONS, setupApp } from './app.setup';
-import { ConfigType } from '@nestjs/config';
+import { loadConfiguration } from './config/configuration';
 import { databaseConfig } from './config/database.config';
-import { ConfigValidationError } from './config/environment';
-import { httpConfig, loadHttpConfig } from './config/http.config';
+import { ConfigValidationError, loadEnvFile, readsEnvFile } from './config/environment';
+import { httpConfig } from './config/http.config';
 import { DatabaseConnectionError } from './database/database-connection.error';
 import { DataDirInUseError } from './database/embedded-driver';
-import { withoutRoutesResolver } from './logging/without-routes-resolver';
-import { enableGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { assertCanListen, formatAddress, ListenError, listenError } from './lifecycle/listening-socket';
 
 async function bootstrap(): Promise<void> {
-  // The address first: a port taken or not permitted, a host not of this machine ends start-up with one line before
-  // the database is touched (and, should another process take the port meanwhile, app.listen() below does the same).
-  const { host, port: configuredPort } = loadHttpConfig(process.env);
+  // The configuration (with .env, as AppConfigModule reads it) and the address first, before the application's modules
+  // load (seconds on a busy host): a bad setting, a port taken or not permitted, a host not of this machine ends
+  // start-up with one line at once, before the database is touched (should another process take the port meanwhile,
+  // app.listen() below does the same).
+  if (readsEnvFile(process.env)) loadEnvFile();
+  const { host, port: configuredPort } = loadConfiguration(process.env).http;
   await assertCanListen(host, configuredPort);
+  const [{ NestFactory }, { Logger: PinoNestLogger }, { AppModule }, { APP_OPTIONS, setupApp }, routes, shutdown] =
+    await Promise.all([
+      import('@nestjs/core'),
+      import('nestjs-pino'),
+      import('./app.module'),
+      import('./app.setup'),
+      import('./logging/without-routes-resolver'),
+      import('./lifecycle/graceful-shutdown'),
+    ]);
   // Start-up logs are buffered until the application is built, so that a bad configuration ends
   // with the one line of its ConfigValidationError instead of Nest's stack trace.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
@@ -30,7 +37,7 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
     autoFlushLogs: false,
   });
-  app.useLogger(withoutRoutesResolver(app.get(PinoNestLogger)));
+  app.useLogger(routes.withoutRoutesResolver(app.get(PinoNestLogger)));
   app.flushLogs();
   setupApp(app);
   const config = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
@@ -42,7 +49,7 @@ async function bootstrap(): Promise<void> {
   });
   // SIGTERM / SIGINT: drain the requests in flight, close the pool, exit 0 (instead of
   // enableShutdownHooks(), which re-raises the signal and leaves keep-alive connections open).
-  enableGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, logger: new Logger() });
+  shutdown.enableGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, logger: new Logger() });
   const { port } = app.getHttpServer().address() as AddressInfo;
   const store = database.url ? 'PostgreSQL' : `embedded PGlite in ${database.dataDir}`;
   Logger.log(`Listening on http://${formatAddress(host, port)} (${store})`, 'Bootstrap');

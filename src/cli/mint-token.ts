@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfiguration } from '../config/configuration';
+import { loadEnvFile } from '../config/environment';
 import { mintToken, MintTokenOptions } from '../auth/token-minter';
 
 // `npm run token -- --sub alice [--scope blogs:admin] [--ttl 1h]`: prints a token signed with the
@@ -7,11 +8,7 @@ import { mintToken, MintTokenOptions } from '../auth/token-minter';
 const USAGE = 'usage: npm run token -- --sub <subject> [--scope "<scope …>"] [--ttl 1h]';
 
 function main(): number {
-  try {
-    process.loadEnvFile('.env');
-  } catch {
-    // no .env file
-  }
+  loadEnvFile();
   const { values } = parseArgs({
     options: {
       sub: { type: 'string' },

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { CONFIG_NAMESPACES } from './configuration';
+import { readsEnvFile } from './environment';
 
 /** Loads `.env` (outside tests) and provides every validated configuration namespace globally. */
 @Module({
@@ -9,7 +10,7 @@ import { CONFIG_NAMESPACES } from './configuration';
       isGlobal: true,
       cache: true,
       load: CONFIG_NAMESPACES,
-      ignoreEnvFile: process.env.NODE_ENV === 'test',
+      ignoreEnvFile: !readsEnvFile(process.env),
     }),
   ],
 })

@@ -15,6 +15,18 @@ export class ConfigValidationError extends Error {
 /** One key per property of a schema class, so the compiler keeps its list of variables complete. */
 export type VariableNames<T> = Readonly<Record<keyof T, true>>;
 
+/** Whether the service reads `.env`: outside tests (`NODE_ENV=test`), whose environment is all given. */
+export const readsEnvFile = (env: NodeJS.ProcessEnv): boolean => env.NODE_ENV !== 'test';
+
+/** Adds the variables of `./.env` that `process.env` lacks (as Nest's ConfigModule does); none without the file. */
+export function loadEnvFile(): void {
+  try {
+    process.loadEnvFile('.env');
+  } catch {
+    // no .env file: the environment alone configures the process
+  }
+}
+
 /** Base of the schemas that read `NODE_ENV` (`development` by default). */
 export class NodeEnvVariables {
   @IsIn(NODE_ENVS)

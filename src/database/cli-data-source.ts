@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadDatabaseConfig } from '../config/database.config';
+import { loadEnvFile } from '../config/environment';
 import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
 
 /**
@@ -9,11 +10,7 @@ import { buildDataSourceOptions, PostgresOptions } from './data-source-options';
  * @throws ConfigValidationError naming the first invalid variable of the `database` namespace.
  */
 export function loadCliDataSourceOptions(): PostgresOptions {
-  try {
-    process.loadEnvFile('.env');
-  } catch {
-    // no .env file: the environment alone configures the CLI
-  }
+  loadEnvFile();
   const entities = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
   const { migrationUrl, dataDir } = loadDatabaseConfig(process.env);
   return { ...buildDataSourceOptions({ url: migrationUrl, dataDir }), entities, extra: {} };
