@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import {
   scratchBuildArguments,
   scratchDir,
 } from './support/service-process';
+import { patience } from './support/patience';
 
 // Configuration: a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
@@ -20,10 +21,10 @@ import {
 
 const ROOT = resolve(__dirname, '..');
 const SECRET = 'startup-e2e-secret-0123456789abcdefghijklmnopqrst';
-const PROCESS_TIMEOUT_MS = 45_000;
+const PROCESS_TIMEOUT_MS = patience(45_000);
 
 // Each test starts processes (a first PGlite initialisation, npm): minutes on a busy machine.
-jest.setTimeout(180_000);
+jest.setTimeout(patience(180_000));
 
 const children = new Set<ChildProcess>();
 
@@ -91,12 +92,12 @@ beforeAll(async () => {
   const build = await run(process.execPath, scratchBuildArguments(join(app, 'dist')), {
     cwd: ROOT,
     env: childEnvironment({}),
-    timeoutMs: 60_000,
+    timeoutMs: patience(60_000),
   });
   expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
   copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
-}, 90_000);
+}, patience(90_000));
 
 /** `node dist/main.js` of the scratch build, from a scratch directory, with exactly `vars` configured. */
 function startService(vars: Record<string, string | undefined>): ChildProcess {
@@ -179,9 +180,9 @@ async function outputOnce(output: () => string, text: string): Promise<string> {
   return output();
 }
 
-/** Polls `GET /health/live` until 200, the child exits, or 90 s pass (a fresh embedded database on a loaded machine can take 30 s); returns the last status. */
+/** Polls `GET /health/live` until 200, the child exits, or patience(90 s) passes; returns the last status. */
 async function waitUntilLive(child: ChildProcess, port: number): Promise<number | undefined> {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + patience(90_000);
   let live: number | undefined;
   while (Date.now() < deadline && child.exitCode === null) {
     live = (await httpCall(port, 'GET', '/health/live').catch(() => undefined))?.status;
@@ -253,6 +254,28 @@ describe('start-up with a bad configuration', () => {
       expect(lines[0]).not.toMatch(/\bat .+:\d+/); // no stack frame
     },
   );
+
+  // Before the application's modules load: the line comes at once however busy the host, and nothing is built.
+  it.each([
+    ['in the environment', { LOG_LEVEL: 'verbose' }, ''],
+    ['in .env (read unless NODE_ENV=test)', { NODE_ENV: 'development' }, 'LOG_LEVEL=verbose\n'],
+  ])('a bad setting %s is refused before AppModule loads', async (_where, spoil, envFile) => {
+    const cwd = scratchDir();
+    if (envFile !== '') writeFileSync(join(cwd, '.env'), envFile);
+    const loadedFile = join(cwd, 'loaded.json');
+    const preload = join(__dirname, 'support', 'loaded-modules.cjs');
+
+    const exit = await run(process.execPath, ['--require', preload, join(app, 'dist', 'main.js')], {
+      cwd,
+      env: childEnvironment({ ...valid(), ...spoil, LOADED_MODULES_FILE: loadedFile }),
+    });
+
+    expect(exit.code).not.toBe(0);
+    expect(nonEmptyLines(exit.stderr)).toEqual([expect.stringContaining('LOG_LEVEL')]);
+    const loaded = JSON.parse(readFileSync(loadedFile, 'utf8')) as string[];
+    expect(loaded).toContain(join(app, 'dist', 'config', 'configuration.js'));
+    expect(loaded).not.toContain(join(app, 'dist', 'app.module.js'));
+  });
 
   it('an unreachable database: start-up stops with one line naming host:port/database and what to check, no password, no stack', async () => {
     const port = await freePort();
@@ -341,35 +364,39 @@ describe('start-up with a bad configuration', () => {
         killGroup(child, 'SIGTERM');
       }
     },
-    150_000,
+    patience(150_000),
   );
 
-  it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
-    const port = await freePort();
-    const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
-    const output = collectOutput(child);
-    try {
-      const live = await waitUntilLive(child, port);
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
-        live: 200,
-        exitCode: null,
-        output: '',
-      });
+  it(
+    'a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`',
+    async () => {
+      const port = await freePort();
+      const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+      const output = collectOutput(child);
+      try {
+        const live = await waitUntilLive(child, port);
+        expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+          live: 200,
+          exitCode: null,
+          output: '',
+        });
 
-      const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
-      const token = jwtIn(minted.stdout) as string;
-      const created = await httpCall(
-        port,
-        'POST',
-        '/api/v1/blogs',
-        { title: 't', content: 'c', author: 'a' },
-        `Bearer ${token}`,
-      );
-      expect(created.status).toBe(201);
-    } finally {
-      killGroup(child, 'SIGTERM');
-    }
-  }, 150_000);
+        const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
+        const token = jwtIn(minted.stdout) as string;
+        const created = await httpCall(
+          port,
+          'POST',
+          '/api/v1/blogs',
+          { title: 't', content: 'c', author: 'a' },
+          `Bearer ${token}`,
+        );
+        expect(created.status).toBe(201);
+      } finally {
+        killGroup(child, 'SIGTERM');
+      }
+    },
+    patience(150_000),
+  );
 });
 
 describe('npm run start:prod (the built service, production mode)', () => {
@@ -394,67 +421,75 @@ describe('npm run start:prod (the built service, production mode)', () => {
     expect(exit.stdout).not.toMatch(/token/i);
   });
 
-  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
-    const port = await freePort();
-    const dataDir = scratchDir();
-    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
-    const output = collectOutput(child);
-    try {
-      const live = await waitUntilLive(child, port);
-      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
-        live: 200,
-        exitCode: null,
-        output: '',
-      });
-      expect(output()).not.toMatch(/token/i);
+  it(
+    'with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request',
+    async () => {
+      const port = await freePort();
+      const dataDir = scratchDir();
+      const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
+      const output = collectOutput(child);
+      try {
+        const live = await waitUntilLive(child, port);
+        expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+          live: 200,
+          exitCode: null,
+          output: '',
+        });
+        expect(output()).not.toMatch(/token/i);
 
-      // Production logs are JSON lines, one per request (written asynchronously: wait for it).
-      await httpCall(port, 'GET', '/health/live?probe=1');
-      const deadline = Date.now() + 3_000;
-      while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
-        await new Promise((r) => setTimeout(r, 50));
-      const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(records).toContainEqual(
-        expect.objectContaining({
-          context: 'Bootstrap',
-          msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
-        }),
-      );
-      expect(records).toContainEqual(
-        expect.objectContaining({
-          req: { id: expect.any(String), method: 'GET', url: '/health/live' },
-          res: { statusCode: 200 },
-          route: '/health/live',
-          responseTime: expect.any(Number),
-        }),
-      );
-    } finally {
-      killGroup(child, 'SIGTERM');
-    }
-  }, 150_000);
+        // Production logs are JSON lines, one per request (written asynchronously: wait for it).
+        await httpCall(port, 'GET', '/health/live?probe=1');
+        const deadline = Date.now() + 3_000;
+        while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
+          await new Promise((r) => setTimeout(r, 50));
+        const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(records).toContainEqual(
+          expect.objectContaining({
+            context: 'Bootstrap',
+            msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
+          }),
+        );
+        expect(records).toContainEqual(
+          expect.objectContaining({
+            req: { id: expect.any(String), method: 'GET', url: '/health/live' },
+            res: { statusCode: 200 },
+            route: '/health/live',
+            responseTime: expect.any(Number),
+          }),
+        );
+      } finally {
+        killGroup(child, 'SIGTERM');
+      }
+    },
+    patience(150_000),
+  );
 });
 
 describe('npm start, stopped as the README says (`npm start &`, then `kill $!`)', () => {
-  it('one SIGTERM to npm stops the server too: the port is free once npm has exited', async () => {
-    const port = await freePort();
-    const child = start('npm', ['start'], {
-      cwd: ROOT,
-      env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
-    });
-    const output = collectOutput(child);
-    const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-    try {
-      const live = await waitUntilLive(child, port);
-      expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
+  it(
+    'one SIGTERM to npm stops the server too: the port is free once npm has exited',
+    async () => {
+      const port = await freePort();
+      const child = start('npm', ['start'], {
+        cwd: ROOT,
+        env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
+      });
+      const output = collectOutput(child);
+      const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+      try {
+        const live = await waitUntilLive(child, port);
+        expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
 
-      child.kill('SIGTERM'); // npm alone, as `kill $!` does
-      await exited;
+        child.kill('SIGTERM'); // npm alone, as `kill $!` does
+        await exited;
 
-      await expect(httpCall(port, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
-    } finally {
-      killGroup(child, 'SIGKILL');
-    }
-  }, 180_000);
+        await expect(httpCall(port, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
+      } finally {
+        killGroup(child, 'SIGKILL');
+      }
+    },
+    patience(180_000),
+  );
 });
 
 describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {
@@ -464,16 +499,20 @@ describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () 
       throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
   });
 
-  it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
-    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
+  it(
+    'NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)',
+    async () => {
+      const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
 
-    expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
-      code: 0,
-      timedOut: false,
-      stderr: '',
-    });
-    expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
-  }, 90_000);
+      expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
+        code: 0,
+        timedOut: false,
+        stderr: '',
+      });
+      expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
+    },
+    patience(90_000),
+  );
 
   it('a bad DATABASE_URL stops it (exit ≠ 0) with the message naming DATABASE_URL', async () => {
     const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATABASE_URL: 'mysql://x' });
