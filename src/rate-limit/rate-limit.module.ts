@@ -1,5 +1,5 @@
-import { once } from 'node:events';
-import { Module } from '@nestjs/common';
+import { EventEmitter, once } from 'node:events';
+import { Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { rateLimitConfig, RateLimitConfig } from '../config/rate-limit.config';
@@ -15,6 +15,22 @@ const REDIS_OPTIONS = {
 } as const;
 
 /**
+ * Logs a warning when `client` (ioredis) reports an error, once per outage (not per reconnect attempt), and a line when
+ * it is ready again. Being a listener of `error`, it also keeps ioredis from printing "Unhandled error event".
+ */
+export function logRedisOutages(client: EventEmitter, logger: Pick<Logger, 'warn' | 'log'>): void {
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (!down) logger.warn(`Redis of the rate limits: ${error.message}; requests are served without limits meanwhile`);
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) logger.log('Redis of the rate limits answers again');
+    down = false;
+  });
+}
+
+/**
  * The counters' Redis storage when `REDIS_URL` is set (loaded only then), else undefined: process memory.
  * Start-up waits for its connection up to `connectTimeout`, so limits hold from the first request;
  * a Redis that does not answer by then is an outage, and requests are served without limits.
@@ -26,6 +42,7 @@ async function createRateLimitStorage(limits: RateLimitConfig): Promise<Throttle
     ...REDIS_OPTIONS,
     keyPrefix: limits.redisPrefix,
   });
+  logRedisOutages(storage.redis, new Logger('RateLimit'));
   const signal = AbortSignal.timeout(REDIS_OPTIONS.connectTimeout);
   await once(storage.redis, 'ready', { signal }).catch(() => undefined);
   return storage;
