@@ -7,6 +7,7 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 // Spec sets of the e2e project: test/support/spec-sets.js.
 const { SLOW_SPECS, WAITING_SPECS, ENGINE_FREE_SPECS, HTTP_ONLY_SPECS } = require('./test/support/spec-sets');
+const { patience } = require('./test/support/patience');
 const spec = (name) => `<rootDir>/test/${name}.e2e-spec.ts`;
 const e2eSpecs = process.env.TEST_SERVICE_NODE
   ? HTTP_ONLY_SPECS.map(spec)
@@ -47,7 +48,8 @@ module.exports = {
       transform,
     },
   ],
-  testTimeout: 60000,
+  // A net under tests that wait for conditions: 60 s × TEST_PATIENCE (test/support/patience.js).
+  testTimeout: patience(60_000),
   testSequencer: '<rootDir>/test/support/slow-first.sequencer.js',
   // A worker per core (jest's default leaves one to itself): e2e files spend much of their time waiting on the
   // database and on spawned processes, and each has its own database, so two workers on 2 cores halve the e2e runs.

@@ -12,6 +12,7 @@ import {
   scratchBuildArguments,
   scratchDir,
 } from './support/service-process';
+import { patience } from './support/patience';
 
 // The package scripts a user runs, as real processes in a scratch copy of the repository (the real
 // package.json, nest-cli.json, tsconfigs and src/, a build of its own, node_modules linked): a
@@ -22,7 +23,7 @@ const ROOT = resolve(__dirname, '..');
 const SECRET = 'npm-scripts-e2e-secret-0123456789abcdefghijklmn';
 
 // A first build and a fresh embedded database on a loaded machine take minutes.
-jest.setTimeout(300_000);
+jest.setTimeout(patience(300_000));
 
 const children = new Set<ChildProcess>();
 let app: string;
@@ -72,9 +73,9 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** Polls every 250 ms until `condition` holds or `ms` pass; returns its last value. */
+/** Polls every 250 ms until `condition` holds or {@link patience}(`ms`) passes; returns its last value. */
 async function eventually(condition: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + patience(ms);
   for (;;) {
     if (await condition()) return true;
     if (Date.now() > deadline) return false;
@@ -92,7 +93,7 @@ beforeAll(async () => {
     spawn(process.execPath, scratchBuildArguments(join(app, 'dist')), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
   );
   expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
-}, 300_000);
+}, patience(300_000));
 
 afterAll(() => {
   for (const child of children) killGroup(child, 'SIGKILL');

@@ -12,6 +12,7 @@ import { createTestApp, TestApp } from './support/test-app';
 import { adminQuery, E2E_ENV, TestDatabase, withDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
 import { migrationNames } from './support/migrations';
+import { patience } from './support/patience';
 
 // The service behind PgBouncer 1.18 in transaction pooling mode (DATABASE_POOLER=pgbouncer): a PgBouncer of the
 // test's own in front of the run's PostgreSQL server (or, on embedded runs, a throwaway cluster), whose server
@@ -32,7 +33,7 @@ beforeAll(async () => {
 });
 
 // Processes (ts-node), two apps and 2 s statement timeouts: minutes on a busy machine.
-jest.setTimeout(180_000);
+jest.setTimeout(patience(180_000));
 
 const serverUrl = process.env[E2E_ENV.serverUrl];
 // Skipped (and said so in the test name and on stderr) only when PgBouncer, or on an embedded run the PostgreSQL
@@ -51,7 +52,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the PgBouncer test
       if (serverUrl) upstream = withDatabase(serverUrl, 'postgres');
       else upstream = (cluster = await ThrowawayCluster.create()).url();
       bouncer = await ThrowawayPgBouncer.start(upstream, { poolSize: POOL_SIZE });
-    }, 120_000);
+    }, patience(120_000));
 
     afterAll(async () => {
       cleanUpServiceProcesses();

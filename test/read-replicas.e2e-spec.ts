@@ -4,13 +4,14 @@ import { BLOGS, BlogBody, BlogListBody, bearer, blogInput, createBlog } from './
 import { ReplicatedCluster, replicatedClusterUnavailableReason, StreamingReplica } from './support/replicated-postgres';
 import { createTestApp, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
+import { patience } from './support/patience';
 
 // Read replicas (DATABASE_READ_URLS) on real engines: a throwaway primary and a streaming replica of its own
 // (pg_basebackup -R), asynchronous unless a test makes it synchronous. A replica whose replay is paused still shows
 // what the primary has since deleted, which tells which server answered a read.
 
 // Clusters, base backups and a 3 s load run: minutes on a busy machine.
-jest.setTimeout(120_000);
+jest.setTimeout(patience(120_000));
 
 /** DATABASE_READ_MAX_LAG_MS of the apps here: wide enough for a few reads right after replay stops. */
 const LAG_MS = 2_000;
@@ -49,7 +50,7 @@ const databaseOf = (t: TestApp): string => new URL(t.database.env.DATABASE_URL).
     beforeAll(async () => {
       cluster = await ReplicatedCluster.create({ replicas: 1 });
       replica = cluster.replicas[0];
-    }, 120_000);
+    }, patience(120_000));
 
     afterAll(async () => {
       await cluster?.destroy();

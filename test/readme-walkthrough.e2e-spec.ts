@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BLOGS, createBlog } from './support/blog-api';
 import { TEST_JWT_SECRET, useTestApp } from './support/test-app';
+import { patience } from './support/patience';
 
 const ROOT = join(__dirname, '..');
 
@@ -36,7 +37,7 @@ describe("the README's curl walk-through", () => {
       env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET },
       encoding: 'utf8',
     }));
-  }, 120_000);
+  }, patience(120_000));
 
   it('has the blocks it walks through', () => {
     expect(walkthroughBlocks()).toHaveLength(6);

@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { Browser, chromium, Locator, Page } from 'playwright-core';
 import { BLOGS, bearer } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
+import { patience } from './support/patience';
 
 // Swagger UI used in a real Chromium. The page is opened at a non-loopback address: browsers exempt
 // loopback from CSP's upgrade-insecure-requests, so only there would an upgrade to https (which this
@@ -12,7 +13,8 @@ import { createTestApp, TestApp } from './support/test-app';
 // out" fills in, on a fresh database (docs/api.md, "Trying the API in Swagger UI").
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const UI_TIMEOUT_MS = 15_000;
+// Each step (a click, a page's answer) waits for its element; this is the net under that wait.
+const UI_TIMEOUT_MS = patience(15_000);
 
 const address = Object.values(networkInterfaces())
   .flat()

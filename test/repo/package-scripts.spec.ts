@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { minVersion, satisfies, subset } from 'semver';
 import { isSupportedNode, SUPPORTED_NODE } from '../../src/lifecycle/supported-node';
+import { patience } from '../support/patience';
 
 // The package scripts' own check (CommonJS, run by node before any build).
 const { unsupportedNode } = createRequire(__filename)('../../scripts/require-node.cjs') as {
@@ -90,19 +91,26 @@ describe('supported Node.js versions (engines.node)', () => {
 });
 
 describe('npm start and start:prod', () => {
-  it('npm start compiles only what changed: a second build of unchanged sources writes nothing', () => {
-    expect(pkg.scripts.start).toBe(
-      'node scripts/require-node.cjs && node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
-    );
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const build = (): string =>
-      execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], { cwd: ROOT, encoding: 'utf8' });
-    build();
-    const built = statSync(join(ROOT, 'dist', 'main.js')).mtimeMs;
+  it(
+    'npm start compiles only what changed: a second build of unchanged sources writes nothing',
+    () => {
+      expect(pkg.scripts.start).toBe(
+        'node scripts/require-node.cjs && node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
+      );
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const build = (): string =>
+        execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+        });
+      build();
+      const built = statSync(join(ROOT, 'dist', 'main.js')).mtimeMs;
 
-    expect(build()).toContain('is up to date');
-    expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
-  }, 180_000);
+      expect(build()).toContain('is up to date');
+      expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
+    },
+    patience(180_000),
+  );
 
   it('npm start first deletes the output of sources that moved or went, which tsc -b leaves behind', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prune-dist-'));

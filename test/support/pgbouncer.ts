@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { SESSION_SETTINGS } from '../../src/database/data-source-options';
 import { freePort } from './service-process';
 import { PGBOUNCER_BIN, pgBouncerIni, pgBouncerUserList, postgresUser } from './postgres-setup';
+import { patience } from './patience';
 
 // A PgBouncer of the test's own, on a free port, in transaction pooling mode in front of a PostgreSQL server:
 // Debian's `pgbouncer` package (/usr/sbin/pgbouncer), configured in a temporary directory, run as the
@@ -75,7 +76,7 @@ export class ThrowawayPgBouncer {
     const child = spawn(PGBOUNCER_BIN, args, { stdio: 'ignore' });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const bouncer = new ThrowawayPgBouncer(dir, child, exited, user, port);
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + patience(15_000);
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`pgbouncer exited (${child.exitCode ?? child.signalCode}):\n${bouncer.log()}`);

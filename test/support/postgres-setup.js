@@ -5,6 +5,7 @@
 const { execFileSync } = require('node:child_process');
 const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
+const { patience } = require('./patience');
 
 /** Where Debian's PostgreSQL packages install their programs: `<root>/<version>/bin`. */
 const POSTGRES_PACKAGE_ROOT = '/usr/lib/postgresql';
@@ -51,13 +52,27 @@ function basebackupArgs(dataDir, primaryPort) {
   ];
 }
 
-/** `pg_ctl start`'s arguments: 127.0.0.1:`port`, its socket in `dir`, `settings` as `-c name=value` (no spaces in values). */
+/**
+ * `pg_ctl start`'s arguments: 127.0.0.1:`port`, its socket in `dir`, `settings` as `-c name=value` (no spaces in
+ * values); it waits for the server up to patience(60 s).
+ */
 function pgCtlStartArgs(dataDir, dir, port, settings = {}) {
   const options = [
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
     ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
   ];
-  return ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', options.join(' '), 'start'];
+  return [
+    '-D',
+    dataDir,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-t',
+    String(patience(60_000) / 1000),
+    '-o',
+    options.join(' '),
+    'start',
+  ];
 }
 
 /**

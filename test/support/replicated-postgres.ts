@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestDatabase } from './test-database';
 import { ServerSettings, ThrowawayCluster, throwawayClusterUnavailableReason } from './throwaway-postgres';
+import { patience } from './patience';
 
 // A throwaway primary and its streaming replicas (hot standbys made with `pg_basebackup -R`), each on a free port,
 // for the read-replica tests: replication the test can pause, make synchronous (remote_apply) or cut by stopping a
@@ -9,7 +10,7 @@ import { ServerSettings, ThrowawayCluster, throwawayClusterUnavailableReason } f
 
 const SETTINGS: ServerSettings = { wal_level: 'replica', max_wal_senders: 10, fsync: 'off' };
 /** How long the waits here poll before they fail. */
-const WAIT_MS = 30_000;
+const WAIT_MS = patience(30_000);
 
 /** Why a primary with replicas cannot be made here (no `pg_basebackup` either), or undefined when it can. */
 export function replicatedClusterUnavailableReason(): string | undefined {

@@ -5,6 +5,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { environmentVariableNames } from './environment-variables';
+import { patience } from './patience';
 
 // The built service as a real process: compiled once per test file into a scratch directory (what
 // `npm run build` makes, without touching ./dist), started with `node dist/main.js` and an exact
@@ -95,7 +96,7 @@ export function useBuiltService(): { readonly mainJs: string } {
   let mainJs: string | undefined;
   beforeAll(async () => {
     mainJs = await buildService();
-  }, 120_000);
+  }, patience(120_000));
   afterAll(() => cleanUpServiceProcesses());
   return {
     get mainJs(): string {
@@ -219,10 +220,10 @@ export class ServiceProcess {
 
   /**
    * Polls `GET /health/live` until 200.
-   * @throws when the process exits or `timeoutMs` passes first, with its output.
+   * @throws when the process exits or {@link patience}(`ms`) passes first, with its output.
    */
-  async waitUntilLive(timeoutMs = 90_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+  async waitUntilLive(ms = 90_000): Promise<void> {
+    const deadline = Date.now() + patience(ms);
     while (Date.now() < deadline && this.running) {
       const live = await this.request({ path: '/health/live', timeoutMs: 2_000 });
       if (live.status === 200) return;

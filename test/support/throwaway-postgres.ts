@@ -13,6 +13,7 @@ import {
   POSTGRES_PACKAGE_ROOT,
   postgresUser,
 } from './postgres-setup';
+import { patience } from './patience';
 import { freePort } from './service-process';
 
 // A PostgreSQL cluster of the test's own, on a free port, that the test may stop and start, or a streaming
@@ -91,7 +92,7 @@ export class ThrowawayCluster {
 
   private exec(tool: string, args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
     const [file, argv] = commandAs(this.runAs, join(this.bin, tool), args);
-    return run(file, argv, { timeout: 60_000 });
+    return run(file, argv, { timeout: patience(60_000) });
   }
 
   /** `postgres://postgres@127.0.0.1:<port>/<database>`. */

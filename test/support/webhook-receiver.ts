@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { patience } from './patience';
 
 /** One POST a receiver got. */
 export interface ReceivedHook {
@@ -58,8 +59,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   };
 }
 
-/** Resolves once `condition()` holds, checking every 100 ms; rejects with `what` after `timeoutMs`. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 45_000) {
+/** Resolves once `condition()` holds, checking every 100 ms; rejects with `what` after {@link patience}(`ms`). */
+export async function eventually(condition: () => boolean | Promise<boolean>, what: string, ms = 45_000) {
+  const timeoutMs = patience(ms);
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`still waiting for ${what} after ${timeoutMs} ms`);
