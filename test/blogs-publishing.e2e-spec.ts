@@ -2,7 +2,6 @@
  * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
  */
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
 import { CreateBlogs1795323623852 } from '../src/blogs/migrations/1795323623852-CreateBlogs';
 import { CountBlogs1795400000000 } from '../src/blogs/migrations/1795400000000-CountBlogs';
 import { AddBlogVersion1795400100000 } from '../src/blogs/migrations/1795400100000-AddBlogVersion';
@@ -20,7 +19,7 @@ import {
   sleep,
 } from './support/blog-api';
 import { useTestApp } from './support/test-app';
-import { createTestDatabase } from './support/test-database';
+import { createTestDatabase, withDataSource } from './support/test-database';
 
 // Publishing over HTTP: drafts, scheduled posts that go live at their instant with no write, who sees what, the
 // status list parameter and publishedAt order, slugs (made, explicit, conflicting, concurrent, earlier ones
@@ -474,27 +473,22 @@ describe('migration AddPublishing on a table that already has blogs (e2e)', () =
     const url = env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL;
     const options = buildDataSourceOptions({ url, dataDir: env.DATA_DIR ?? '' });
     try {
-      const before = new DataSource({
-        ...options,
-        migrations: [
-          CreateBlogs1795323623852,
-          CountBlogs1795400000000,
-          AddBlogVersion1795400100000,
-          AddBlogListIndexes1795400200000,
-        ],
+      const migrations = [
+        CreateBlogs1795323623852,
+        CountBlogs1795400000000,
+        AddBlogVersion1795400100000,
+        AddBlogListIndexes1795400200000,
+      ];
+      await withDataSource({ ...options, migrations }, async (before) => {
+        await before.runMigrations();
+        await before.query(
+          `INSERT INTO blogs (title, content, author, owner_sub, created_at) VALUES
+            ('Hello, Wörld', 'c', 'a', 'x', '2020-01-01T00:00:00Z'), ('Hello World', 'c', 'a', 'x', '2020-01-02T00:00:00Z'),
+            ('🎉', 'c', 'a', 'x', '2020-01-03T00:00:00Z'), ('!!!', 'c', 'a', 'x', '2020-01-04T00:00:00Z')`,
+        );
       });
-      await before.initialize();
-      await before.runMigrations();
-      await before.query(
-        `INSERT INTO blogs (title, content, author, owner_sub, created_at) VALUES
-          ('Hello, Wörld', 'c', 'a', 'x', '2020-01-01T00:00:00Z'), ('Hello World', 'c', 'a', 'x', '2020-01-02T00:00:00Z'),
-          ('🎉', 'c', 'a', 'x', '2020-01-03T00:00:00Z'), ('!!!', 'c', 'a', 'x', '2020-01-04T00:00:00Z')`,
-      );
-      await before.destroy();
 
-      const after = new DataSource(options);
-      await after.initialize();
-      try {
+      await withDataSource(options, async (after) => {
         await after.runMigrations();
         const rows: { slug: string; same: boolean }[] = await after.query(
           'SELECT slug, published_at = created_at AS same FROM blogs ORDER BY id',
@@ -507,9 +501,7 @@ describe('migration AddPublishing on a table that already has blogs (e2e)', () =
         ]);
         const [{ total }]: { total: string | number }[] = await after.query('SELECT sum(n) AS total FROM blog_counts');
         expect(Number(total)).toBe(4);
-      } finally {
-        await after.destroy();
-      }
+      });
     } finally {
       await database.drop();
     }

@@ -1,12 +1,11 @@
 /**
  * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
  */
-import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { CreateBlogs1795323623852 } from '../src/blogs/migrations/1795323623852-CreateBlogs';
 import { BLOGS, BODY, bearer, BlogListBody } from './support/blog-api';
 import { useTestApp } from './support/test-app';
-import { createTestDatabase, E2E_ENV } from './support/test-database';
+import { createTestDatabase, E2E_ENV, withDataSource } from './support/test-database';
 
 // The list's `total` comes from a counter kept by triggers in the writing transaction, not from
 // count(*): it must equal count(*) after every kind of write, concurrent ones included.
@@ -152,17 +151,14 @@ describe('migrations CountBlogs and CountBlogsByAuthor on a table that already h
     const url = env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL;
     const options = buildDataSourceOptions({ url, dataDir: env.DATA_DIR ?? '' });
     try {
-      const before = new DataSource({ ...options, migrations: [CreateBlogs1795323623852] });
-      await before.initialize();
-      await before.runMigrations();
-      await before.query(
-        `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'old', 'c', 'a', 'x' FROM generate_series(1, 31)`,
-      );
-      await before.destroy();
+      await withDataSource({ ...options, migrations: [CreateBlogs1795323623852] }, async (before) => {
+        await before.runMigrations();
+        await before.query(
+          `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'old', 'c', 'a', 'x' FROM generate_series(1, 31)`,
+        );
+      });
 
-      const after = new DataSource(options);
-      await after.initialize();
-      try {
+      await withDataSource(options, async (after) => {
         await after.runMigrations();
         const rows: { total: string | number }[] = await after.query('SELECT sum(n) AS total FROM blog_counts');
         expect(Number(rows[0].total)).toBe(31);
@@ -170,9 +166,7 @@ describe('migrations CountBlogs and CountBlogsByAuthor on a table that already h
           'SELECT author, sum(n) AS n FROM author_counts GROUP BY author',
         );
         expect(authors.map(({ author, n }) => [author, Number(n)])).toEqual([['a', 31]]);
-      } finally {
-        await after.destroy();
-      }
+      });
     } finally {
       await database.drop();
     }

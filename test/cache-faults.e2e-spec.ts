@@ -10,6 +10,9 @@ import { startVarnish, VarnishServer } from './support/varnish-server';
 import { eventually } from './support/webhook-receiver';
 import { patience } from './support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(180_000));
+
 // Purges of a real Varnish when something fails, with the service as a real process (test/cache-purge.e2e-spec.ts
 // covers the purges themselves): the cache down under writes, and the service killed between a write and its purge.
 // Varnish keeps public answers for a day (s-maxage=86400), so a page that changes in it was purged.
@@ -165,128 +168,120 @@ const namesBlog = (keys: string, id: number): boolean => keys.split(' ').include
     database = await createTestDatabase();
   });
 
-  it(
-    'Varnish down under writes: every write 2xx, purges refused and retried until the cache shows the new state',
-    async () => {
-      const { port, varnish: cache } = await varnishForService();
-      // The purges reach Varnish through a TCP proxy, which can refuse them while Varnish keeps its pages.
-      const purgePath = new TcpProxy({ host: '127.0.0.1', port: cache.port });
-      await purgePath.listen();
-      closers.push(() => purgePath.refuse());
-      const service = await startService(port, `http://127.0.0.1:${purgePath.port}`);
-      const blog = await write(service, 'POST', BLOGS, 'first');
-      await eventually(purgedThroughNewest, 'the purge of the first create');
+  it('Varnish down under writes: every write 2xx, purges refused and retried until the cache shows the new state', async () => {
+    const { port, varnish: cache } = await varnishForService();
+    // The purges reach Varnish through a TCP proxy, which can refuse them while Varnish keeps its pages.
+    const purgePath = new TcpProxy({ host: '127.0.0.1', port: cache.port });
+    await purgePath.listen();
+    closers.push(() => purgePath.refuse());
+    const service = await startService(port, `http://127.0.0.1:${purgePath.port}`);
+    const blog = await write(service, 'POST', BLOGS, 'first');
+    await eventually(purgedThroughNewest, 'the purge of the first create');
 
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', 'first']);
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'first']);
-      expect(await listThrough(cache)).toEqual([200, 'MISS', ['first']]);
-      expect(await listThrough(cache)).toEqual([200, 'HIT', ['first']]);
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', 'first']);
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'first']);
+    expect(await listThrough(cache)).toEqual([200, 'MISS', ['first']]);
+    expect(await listThrough(cache)).toEqual([200, 'HIT', ['first']]);
 
-      // Varnish stopped: the writes do not wait on it, their purges fail and stay pending.
-      await cache.stop();
-      const failedBefore = await metric(service, FAILED);
-      await write(service, 'PATCH', `${BLOGS}/${blog.id}`, 'first, updated while Varnish is down');
-      await write(service, 'POST', BLOGS, 'second');
-      await write(service, 'POST', BLOGS, 'third');
-      await eventually(
-        async () => (await metric(service, FAILED)) > failedBefore && (await metric(service, PENDING)) > 0,
-        'failed purges and a backlog',
-      );
+    // Varnish stopped: the writes do not wait on it, their purges fail and stay pending.
+    await cache.stop();
+    const failedBefore = await metric(service, FAILED);
+    await write(service, 'PATCH', `${BLOGS}/${blog.id}`, 'first, updated while Varnish is down');
+    await write(service, 'POST', BLOGS, 'second');
+    await write(service, 'POST', BLOGS, 'third');
+    await eventually(
+      async () => (await metric(service, FAILED)) > failedBefore && (await metric(service, PENDING)) > 0,
+      'failed purges and a backlog',
+    );
 
-      // Started again (empty): pages read before the backlog drains are fetched anew, and once it has drained
-      // (the retried purges answered 2xx) every read, the cached one too, shows the state after the writes.
-      const sentBefore = await metric(service, SENT);
-      await cache.start();
-      const updated = ['first, updated while Varnish is down', 'second', 'third'];
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', updated[0]]);
-      expect(await listThrough(cache)).toEqual([200, 'MISS', updated]);
-      await eventually(
-        async () => (await metric(service, SENT)) > sentBefore && (await metric(service, PENDING)) === 0,
-        'the backlog purged',
-      );
-      // The first read may be a MISS (a late purge removed what was read above), the second is kept.
-      const [blogAgain, listAgain] = [await blogThrough(cache, blog.id), await listThrough(cache)];
-      expect([blogAgain[2], listAgain[2]]).toEqual([updated[0], updated]);
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', updated[0]]);
-      expect(await listThrough(cache)).toEqual([200, 'HIT', updated]);
+    // Started again (empty): pages read before the backlog drains are fetched anew, and once it has drained
+    // (the retried purges answered 2xx) every read, the cached one too, shows the state after the writes.
+    const sentBefore = await metric(service, SENT);
+    await cache.start();
+    const updated = ['first, updated while Varnish is down', 'second', 'third'];
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', updated[0]]);
+    expect(await listThrough(cache)).toEqual([200, 'MISS', updated]);
+    await eventually(
+      async () => (await metric(service, SENT)) > sentBefore && (await metric(service, PENDING)) === 0,
+      'the backlog purged',
+    );
+    // The first read may be a MISS (a late purge removed what was read above), the second is kept.
+    const [blogAgain, listAgain] = [await blogThrough(cache, blog.id), await listThrough(cache)];
+    expect([blogAgain[2], listAgain[2]]).toEqual([updated[0], updated]);
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', updated[0]]);
+    expect(await listThrough(cache)).toEqual([200, 'HIT', updated]);
 
-      // Purges refused while Varnish keeps the pages: it serves them stale (HIT, old state) until a retried purge
-      // gets through. Were purges not retried, these pages would stay cached for a day and the wait below would fail.
-      await purgePath.refuse();
-      const failedThen = await metric(service, FAILED);
-      await write(service, 'PATCH', `${BLOGS}/${blog.id}`, 'first, updated while purges are refused');
-      await write(service, 'POST', BLOGS, 'fourth');
-      await eventually(
-        async () => (await metric(service, FAILED)) > failedThen && (await metric(service, PENDING)) > 0,
-        'refused purges and a backlog',
-      );
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', updated[0]]);
-      expect(await listThrough(cache)).toEqual([200, 'HIT', updated]);
+    // Purges refused while Varnish keeps the pages: it serves them stale (HIT, old state) until a retried purge
+    // gets through. Were purges not retried, these pages would stay cached for a day and the wait below would fail.
+    await purgePath.refuse();
+    const failedThen = await metric(service, FAILED);
+    await write(service, 'PATCH', `${BLOGS}/${blog.id}`, 'first, updated while purges are refused');
+    await write(service, 'POST', BLOGS, 'fourth');
+    await eventually(
+      async () => (await metric(service, FAILED)) > failedThen && (await metric(service, PENDING)) > 0,
+      'refused purges and a backlog',
+    );
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', updated[0]]);
+    expect(await listThrough(cache)).toEqual([200, 'HIT', updated]);
 
-      await purgePath.listen();
-      let blogRead: [number, string | null, string] = [0, null, ''];
-      await eventually(async () => {
-        blogRead = await blogThrough(cache, blog.id);
-        return blogRead[2] !== updated[0];
-      }, 'the stale blog purged');
-      // The first read after the purge is fetched from the service: the stale page was removed, not replaced.
-      expect(blogRead).toEqual([200, 'MISS', 'first, updated while purges are refused']);
-      expect(await listThrough(cache)).toEqual([
-        200,
-        'MISS',
-        ['first, updated while purges are refused', 'fourth', 'second', 'third'],
-      ]);
-      await eventually(async () => (await metric(service, PENDING)) === 0, 'the backlog purged again');
-    },
-    patience(180_000),
-  );
+    await purgePath.listen();
+    let blogRead: [number, string | null, string] = [0, null, ''];
+    await eventually(async () => {
+      blogRead = await blogThrough(cache, blog.id);
+      return blogRead[2] !== updated[0];
+    }, 'the stale blog purged');
+    // The first read after the purge is fetched from the service: the stale page was removed, not replaced.
+    expect(blogRead).toEqual([200, 'MISS', 'first, updated while purges are refused']);
+    expect(await listThrough(cache)).toEqual([
+      200,
+      'MISS',
+      ['first, updated while purges are refused', 'fourth', 'second', 'third'],
+    ]);
+    await eventually(async () => (await metric(service, PENDING)) === 0, 'the backlog purged again');
+  });
 
-  it(
-    'the service SIGKILLed between a write and its purge: the purge is made after the restart',
-    async () => {
-      const { port, varnish: cache } = await varnishForService();
-      const proxy = new HoldingProxy(cache);
-      await proxy.listen();
-      closers.push(() => proxy.close());
-      const first = await startService(port, proxy.url);
-      const blog = await write(first, 'POST', BLOGS, 'before');
-      await eventually(purgedThroughNewest, 'the purge of the create');
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', 'before']);
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'before']);
+  it('the service SIGKILLed between a write and its purge: the purge is made after the restart', async () => {
+    const { port, varnish: cache } = await varnishForService();
+    const proxy = new HoldingProxy(cache);
+    await proxy.listen();
+    closers.push(() => proxy.close());
+    const first = await startService(port, proxy.url);
+    const blog = await write(first, 'POST', BLOGS, 'before');
+    await eventually(purgedThroughNewest, 'the purge of the create');
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'MISS', 'before']);
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'before']);
 
-      // The update's purge is in flight (held by the proxy, the position not moved) when the process is killed.
-      proxy.armed = true;
-      await write(first, 'PATCH', `${BLOGS}/${blog.id}`, 'after');
-      await eventually(() => proxy.held.some((keys) => namesBlog(keys, blog.id)), 'the held purge of the update');
-      first.kill();
-      await first.exited;
-      proxy.armed = false;
-      expect(await purgedThroughNewest()).toBe(false);
-      // Still served stale: the held purge never reached Varnish.
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'before']);
+    // The update's purge is in flight (held by the proxy, the position not moved) when the process is killed.
+    proxy.armed = true;
+    await write(first, 'PATCH', `${BLOGS}/${blog.id}`, 'after');
+    await eventually(() => proxy.held.some((keys) => namesBlog(keys, blog.id)), 'the held purge of the update');
+    first.kill();
+    await first.exited;
+    proxy.armed = false;
+    expect(await purgedThroughNewest()).toBe(false);
+    // Still served stale: the held purge never reached Varnish.
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'before']);
 
-      // Restarted on the same database (and port, behind the same Varnish): its purge job runs once the killed
-      // process's expires (30 s, found by a supervise pass every 10 s) and purges from the position that never moved;
-      // the wait is bounded at twice that.
-      const restartedAt = Date.now();
-      const forwardedBefore = proxy.forwarded.length;
-      await startService(port, proxy.url);
-      let read: [number, string | null, string] = [0, null, ''];
-      await eventually(
-        async () => {
-          read = await blogThrough(cache, blog.id);
-          if (read[2] === 'before') expect(read).toEqual([200, 'HIT', 'before']);
-          return read[2] !== 'before';
-        },
-        'the purge after the restart',
-        90_000,
-      );
-      expect(read).toEqual([200, 'MISS', 'after']);
-      expect(proxy.forwarded.slice(forwardedBefore).some((keys) => namesBlog(keys, blog.id))).toBe(true);
-      expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'after']);
-      await eventually(purgedThroughNewest, 'the position at the newest event');
-      console.log(`purge after a SIGKILL: made ${Date.now() - restartedAt} ms after the restart`);
-    },
-    patience(180_000),
-  );
+    // Restarted on the same database (and port, behind the same Varnish): its purge job runs once the killed
+    // process's expires (30 s, found by a supervise pass every 10 s) and purges from the position that never moved;
+    // the wait is bounded at twice that.
+    const restartedAt = Date.now();
+    const forwardedBefore = proxy.forwarded.length;
+    await startService(port, proxy.url);
+    let read: [number, string | null, string] = [0, null, ''];
+    await eventually(
+      async () => {
+        read = await blogThrough(cache, blog.id);
+        if (read[2] === 'before') expect(read).toEqual([200, 'HIT', 'before']);
+        return read[2] !== 'before';
+      },
+      'the purge after the restart',
+      90_000,
+    );
+    expect(read).toEqual([200, 'MISS', 'after']);
+    expect(proxy.forwarded.slice(forwardedBefore).some((keys) => namesBlog(keys, blog.id))).toBe(true);
+    expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'after']);
+    await eventually(purgedThroughNewest, 'the position at the newest event');
+    console.log(`purge after a SIGKILL: made ${Date.now() - restartedAt} ms after the restart`);
+  });
 });

@@ -6,6 +6,9 @@ import { BLOGS, bearer, BlogBody, BODY, expectJsonError, expectUnauthorized, mes
 import { useTestApp } from './support/test-app';
 import { patience } from './support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(300_000));
+
 // GET /api/v1/changes over HTTP: the events that writes through the API (and in SQL) make, in commit order, each once.
 
 const CHANGES = '/api/v1/changes';
@@ -258,50 +261,46 @@ describe('GET /api/v1/changes (e2e)', () => {
       expect([...one.data, ...two.data].map((e) => e.type)).toEqual(['blog.created', 'blog.created', 'blog.created']);
     });
 
-    it(
-      '10,000 events from 50 concurrent writers, read while they write: each exactly once, every blog in order',
-      async () => {
-        const after = await end();
-        const WRITERS = 50;
-        const CREATES_PER_WRITER = 100; // a live create makes two events
-        let writing = true;
-        const seen: EventBody[] = [];
-        const read = (async () => {
-          let cursor = after;
-          for (;;) {
-            const done = !writing;
-            const body = await page(`?limit=1000${cursor === null ? '' : `&after=${cursor}`}`);
-            seen.push(...body.data);
-            cursor = body.nextAfter;
-            if (done && body.data.length === 0) return;
+    it('10,000 events from 50 concurrent writers, read while they write: each exactly once, every blog in order', async () => {
+      const after = await end();
+      const WRITERS = 50;
+      const CREATES_PER_WRITER = 100; // a live create makes two events
+      let writing = true;
+      const seen: EventBody[] = [];
+      const read = (async () => {
+        let cursor = after;
+        for (;;) {
+          const done = !writing;
+          const body = await page(`?limit=1000${cursor === null ? '' : `&after=${cursor}`}`);
+          seen.push(...body.data);
+          cursor = body.nextAfter;
+          if (done && body.data.length === 0) return;
+        }
+      })();
+      const token = owner();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          for (let i = 0; i < CREATES_PER_WRITER; i += 1) {
+            const res = await t.http
+              .post(BLOGS)
+              .set('Authorization', token)
+              .send({ title: `Feed ${w} ${i}`, content: 'Concurrent', author: 'Writer' });
+            expect(res.status).toBe(201);
           }
-        })();
-        const token = owner();
-        await Promise.all(
-          Array.from({ length: WRITERS }, async (_, w) => {
-            for (let i = 0; i < CREATES_PER_WRITER; i += 1) {
-              const res = await t.http
-                .post(BLOGS)
-                .set('Authorization', token)
-                .send({ title: `Feed ${w} ${i}`, content: 'Concurrent', author: 'Writer' });
-              expect(res.status).toBe(201);
-            }
-          }),
-        ).finally(() => {
-          writing = false;
-        });
-        await read;
-        expect(seen).toHaveLength(WRITERS * CREATES_PER_WRITER * 2);
-        const ids = seen.map((e) => BigInt(e.id));
-        expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
-        const typesByBlog = new Map<number, string[]>();
-        for (const e of seen) typesByBlog.set(e.blog.id, [...(typesByBlog.get(e.blog.id) ?? []), e.type]);
-        expect(typesByBlog.size).toBe(WRITERS * CREATES_PER_WRITER);
-        expect(new Set([...typesByBlog.values()].map((types) => types.join()))).toEqual(
-          new Set(['blog.created,blog.published']),
-        );
-      },
-      patience(300_000),
-    );
+        }),
+      ).finally(() => {
+        writing = false;
+      });
+      await read;
+      expect(seen).toHaveLength(WRITERS * CREATES_PER_WRITER * 2);
+      const ids = seen.map((e) => BigInt(e.id));
+      expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
+      const typesByBlog = new Map<number, string[]>();
+      for (const e of seen) typesByBlog.set(e.blog.id, [...(typesByBlog.get(e.blog.id) ?? []), e.type]);
+      expect(typesByBlog.size).toBe(WRITERS * CREATES_PER_WRITER);
+      expect(new Set([...typesByBlog.values()].map((types) => types.join()))).toEqual(
+        new Set(['blog.created,blog.published']),
+      );
+    });
   });
 });

@@ -8,6 +8,9 @@ import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 import { patience } from './support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(120_000));
+
 // The embedded database is single-process: a second process on the same DATA_DIR (a second
 // service, or the migration CLI) would overwrite the first one's writes. It must be refused at
 // start-up with one line, and the directory must be free again once the holder has closed.
@@ -57,52 +60,38 @@ describe('embedded database: one process per DATA_DIR', () => {
       .send(BODY)
       .expect(201);
     blogId = created.body.id;
-  }, patience(120_000));
+  });
 
   afterAll(async () => {
     await holder?.close();
   });
 
-  it(
-    'a second service on the same DATA_DIR stops at start-up (exit ≠ 0) with one line naming DATA_DIR',
-    async () => {
-      const outcome = await runWith(process.execPath, ['-r', TS_NODE, join(ROOT, 'src', 'main.ts')], {
-        ...serviceVars,
-        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-      });
-      expect(outcome.code).not.toBe(0);
-      expect(outcome.code).not.toBeNull();
-      expect(nonEmptyLines(outcome.stderr)).toEqual([
-        expect.stringMatching(/^DATA_DIR .+ is in use by another process/),
-      ]);
-    },
-    patience(90_000),
-  );
+  it('a second service on the same DATA_DIR stops at start-up (exit ≠ 0) with one line naming DATA_DIR', async () => {
+    const outcome = await runWith(process.execPath, ['-r', TS_NODE, join(ROOT, 'src', 'main.ts')], {
+      ...serviceVars,
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+    });
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.code).not.toBeNull();
+    expect(nonEmptyLines(outcome.stderr)).toEqual([expect.stringMatching(/^DATA_DIR .+ is in use by another process/)]);
+  });
 
-  it(
-    'the migration CLI on the same DATA_DIR is refused too, naming DATA_DIR',
-    async () => {
-      const outcome = await runWith('npm', ['run', '-s', 'migration:show'], serviceVars);
-      expect(outcome.code).not.toBe(0);
-      expect(`${outcome.stdout}\n${outcome.stderr}`).toMatch(/DATA_DIR .+ is in use by another process/);
-    },
-    patience(90_000),
-  );
+  it('the migration CLI on the same DATA_DIR is refused too, naming DATA_DIR', async () => {
+    const outcome = await runWith('npm', ['run', '-s', 'migration:show'], serviceVars);
+    expect(outcome.code).not.toBe(0);
+    expect(`${outcome.stdout}\n${outcome.stderr}`).toMatch(/DATA_DIR .+ is in use by another process/);
+  });
 
-  it(
-    'the holder kept working meanwhile, and once it has closed the directory opens again with its data',
-    async () => {
-      const auth = bearer((holder as TestApp).token('alice'));
-      await (holder as TestApp).http
-        .put(`${BLOGS}/${blogId}`)
-        .set('Authorization', auth)
-        .send({ ...BODY, title: 'kept' })
-        .expect(200);
-      await (holder as TestApp).close({ keepDatabase: true });
-      holder = await createTestApp({}, database);
-      const read = await holder.http.get(`${BLOGS}/${blogId}`).expect(200);
-      expect(read.body.title).toBe('kept');
-    },
-    patience(120_000),
-  );
+  it('the holder kept working meanwhile, and once it has closed the directory opens again with its data', async () => {
+    const auth = bearer((holder as TestApp).token('alice'));
+    await (holder as TestApp).http
+      .put(`${BLOGS}/${blogId}`)
+      .set('Authorization', auth)
+      .send({ ...BODY, title: 'kept' })
+      .expect(200);
+    await (holder as TestApp).close({ keepDatabase: true });
+    holder = await createTestApp({}, database);
+    const read = await holder.http.get(`${BLOGS}/${blogId}`).expect(200);
+    expect(read.body.title).toBe('kept');
+  });
 });

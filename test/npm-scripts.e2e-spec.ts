@@ -93,7 +93,7 @@ beforeAll(async () => {
     spawn(process.execPath, scratchBuildArguments(join(app, 'dist')), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
   );
   expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
-}, patience(300_000));
+});
 
 afterAll(() => {
   for (const child of children) killGroup(child, 'SIGKILL');

@@ -52,7 +52,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the PgBouncer test
       if (serverUrl) upstream = withDatabase(serverUrl, 'postgres');
       else upstream = (cluster = await ThrowawayCluster.create()).url();
       bouncer = await ThrowawayPgBouncer.start(upstream, { poolSize: POOL_SIZE });
-    }, patience(120_000));
+    });
 
     afterAll(async () => {
       cleanUpServiceProcesses();

@@ -11,6 +11,9 @@ import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/t
 import { migrationNames } from './support/migrations';
 import { patience } from './support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(240_000));
+
 // The service as a real process (`node dist/main.js`, built from the sources) under load, with
 // real signals and a real PostgreSQL cluster of the test's own that is crashed and restarted:
 // graceful shutdown on SIGTERM, 503 within 5 s while the database is down and recovery without a
@@ -104,155 +107,147 @@ function startSlowUpload(
 }
 
 describe('graceful shutdown on SIGTERM (the built service under load)', () => {
-  it(
-    'stops accepting connections, lets every in-flight request finish, closes the database and exits 0 within SHUTDOWN_TIMEOUT_MS (default 10 s)',
-    async () => {
-      const database = await createTestDatabase();
-      const service = await ServiceProcess.start(built.mainJs, {
-        NODE_ENV: 'production',
-        JWT_SECRET: SECRET,
-        ...database.env,
+  it('stops accepting connections, lets every in-flight request finish, closes the database and exits 0 within SHUTDOWN_TIMEOUT_MS (default 10 s)', async () => {
+    const database = await createTestDatabase();
+    const service = await ServiceProcess.start(built.mainJs, {
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      ...database.env,
+    });
+    const auth = authorization('alice');
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    try {
+      await service.waitUntilLive();
+
+      // Keep-alive readers and writers: steady load before and across the signal.
+      let sigtermAt = Number.POSITIVE_INFINITY;
+      let loading = true;
+      const steady: Exchange[] = [];
+      const workers = Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; loading; i += 1) {
+          const exchange =
+            i % 2 === 0
+              ? await service.request({
+                  method: 'POST',
+                  path: BLOGS,
+                  body: blogInput(`steady ${w}-${i}`),
+                  headers: { Authorization: auth },
+                  agent,
+                })
+              : await service.request({ path: `${BLOGS}?limit=5`, agent });
+          steady.push(exchange);
+          if (exchange.startedAt > sigtermAt) break; // the service is going away: stop sending
+        }
       });
-      const auth = authorization('alice');
-      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+      // Slow uploads: headers and half the body before SIGTERM, the rest 1.5 s after it, so these
+      // requests are in flight, on open connections, for the whole drain. The signal waits until
+      // the server has every one of them and the steady load has had 12 answers (however busy the machine).
+      const slowBodies = Array.from({ length: 10 }, (_, i) => blogInput(`slow ${i}`));
+      const slow = slowBodies.map((body) => startSlowUpload(service.port, auth, body));
+      await Promise.all(slow.map((upload) => upload.accepted));
+      await until(() => steady.length >= 12);
+      sigtermAt = Date.now();
+      service.signal('SIGTERM');
+      setTimeout(() => slow.forEach((upload) => upload.finish()), 1_500);
+      const slowDone = Promise.all(slow.map((upload) => upload.result));
+      await sleep(100);
+      const refused = await service.request({ path: '/health/live', timeoutMs: 2_000 });
+      const exit = await service.exited;
+      loading = false;
+      await Promise.all(workers);
+      const slowResults = await slowDone;
+
+      // A new connection is not served: refused once the listener is closed, or reset when it was
+      // still in the accept queue at that moment (the event loop may be busy when the signal comes).
+      expect({ status: refused.status, error: refused.error }).toEqual({
+        status: undefined,
+        error: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/),
+      });
+      // Every request that started before the signal got its answer: 201 or 200, none failed.
+      const inFlight = steady.filter((e) => e.startedAt < sigtermAt);
+      expect(inFlight.length).toBeGreaterThan(10);
+      expect(inFlight.filter((e) => e.status !== 200 && e.status !== 201)).toEqual([]);
+      expect(slowResults.map((e) => e.status ?? e.error)).toEqual(slowBodies.map(() => 201));
+      // Exit 0 (not killed by the signal), after the slow requests, within the default bound.
+      const exitMs = exit.at - sigtermAt;
+      expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+      expect(exitMs).toBeGreaterThanOrEqual(1_400);
+      expect(exitMs).toBeLessThan(10_000);
+      expect(service.output()).toMatch(/SIGTERM received/);
+      expect(service.output()).toMatch(/Requests in flight finished/);
+      const atSignal = inFlight.filter((e) => e.endedAt >= sigtermAt).length + slowResults.length;
+      console.log(
+        `graceful shutdown (${database.kind}): ${inFlight.length + slowResults.length} requests started before SIGTERM, ` +
+          `${atSignal} of them in flight at the signal (${slowResults.length} slow uploads finishing 1.5 s later), 0 failed; ` +
+          `exit 0 after ${exitMs} ms`,
+      );
+
+      // Every acknowledged create is stored, and the database was released: a new app opens it
+      // (for the embedded database that needs the DATA_DIR lock to be free).
+      const after = await createTestApp({}, database);
       try {
-        await service.waitUntilLive();
-
-        // Keep-alive readers and writers: steady load before and across the signal.
-        let sigtermAt = Number.POSITIVE_INFINITY;
-        let loading = true;
-        const steady: Exchange[] = [];
-        const workers = Array.from({ length: 4 }, async (_, w) => {
-          for (let i = 0; loading; i += 1) {
-            const exchange =
-              i % 2 === 0
-                ? await service.request({
-                    method: 'POST',
-                    path: BLOGS,
-                    body: blogInput(`steady ${w}-${i}`),
-                    headers: { Authorization: auth },
-                    agent,
-                  })
-                : await service.request({ path: `${BLOGS}?limit=5`, agent });
-            steady.push(exchange);
-            if (exchange.startedAt > sigtermAt) break; // the service is going away: stop sending
-          }
-        });
-
-        // Slow uploads: headers and half the body before SIGTERM, the rest 1.5 s after it, so these
-        // requests are in flight, on open connections, for the whole drain. The signal waits until
-        // the server has every one of them and the steady load has had 12 answers (however busy the machine).
-        const slowBodies = Array.from({ length: 10 }, (_, i) => blogInput(`slow ${i}`));
-        const slow = slowBodies.map((body) => startSlowUpload(service.port, auth, body));
-        await Promise.all(slow.map((upload) => upload.accepted));
-        await until(() => steady.length >= 12);
-        sigtermAt = Date.now();
-        service.signal('SIGTERM');
-        setTimeout(() => slow.forEach((upload) => upload.finish()), 1_500);
-        const slowDone = Promise.all(slow.map((upload) => upload.result));
-        await sleep(100);
-        const refused = await service.request({ path: '/health/live', timeoutMs: 2_000 });
-        const exit = await service.exited;
-        loading = false;
-        await Promise.all(workers);
-        const slowResults = await slowDone;
-
-        // A new connection is not served: refused once the listener is closed, or reset when it was
-        // still in the accept queue at that moment (the event loop may be busy when the signal comes).
-        expect({ status: refused.status, error: refused.error }).toEqual({
-          status: undefined,
-          error: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/),
-        });
-        // Every request that started before the signal got its answer: 201 or 200, none failed.
-        const inFlight = steady.filter((e) => e.startedAt < sigtermAt);
-        expect(inFlight.length).toBeGreaterThan(10);
-        expect(inFlight.filter((e) => e.status !== 200 && e.status !== 201)).toEqual([]);
-        expect(slowResults.map((e) => e.status ?? e.error)).toEqual(slowBodies.map(() => 201));
-        // Exit 0 (not killed by the signal), after the slow requests, within the default bound.
-        const exitMs = exit.at - sigtermAt;
-        expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
-        expect(exitMs).toBeGreaterThanOrEqual(1_400);
-        expect(exitMs).toBeLessThan(10_000);
-        expect(service.output()).toMatch(/SIGTERM received/);
-        expect(service.output()).toMatch(/Requests in flight finished/);
-        const atSignal = inFlight.filter((e) => e.endedAt >= sigtermAt).length + slowResults.length;
-        console.log(
-          `graceful shutdown (${database.kind}): ${inFlight.length + slowResults.length} requests started before SIGTERM, ` +
-            `${atSignal} of them in flight at the signal (${slowResults.length} slow uploads finishing 1.5 s later), 0 failed; ` +
-            `exit 0 after ${exitMs} ms`,
-        );
-
-        // Every acknowledged create is stored, and the database was released: a new app opens it
-        // (for the embedded database that needs the DATA_DIR lock to be free).
-        const after = await createTestApp({}, database);
-        try {
-          for (const body of slowBodies) {
-            const rows: unknown[] = await after.dataSource.query(
-              'SELECT 1 FROM blogs WHERE title = $1 AND content = $2 AND author = $3',
-              [body.title, body.content, body.author],
-            );
-            expect(rows).toHaveLength(1);
-          }
-        } finally {
-          await after.close();
+        for (const body of slowBodies) {
+          const rows: unknown[] = await after.dataSource.query(
+            'SELECT 1 FROM blogs WHERE title = $1 AND content = $2 AND author = $3',
+            [body.title, body.content, body.author],
+          );
+          expect(rows).toHaveLength(1);
         }
       } finally {
-        agent.destroy();
-        service.kill();
+        await after.close();
       }
-    },
-    patience(180_000),
-  );
+    } finally {
+      agent.destroy();
+      service.kill();
+    }
+  });
 
-  it(
-    'a request that never completes is cut off at SHUTDOWN_TIMEOUT_MS: the process exits (code 1) within the bound instead of hanging',
-    async () => {
-      const database = await createTestDatabase();
-      const service = await ServiceProcess.start(built.mainJs, {
-        NODE_ENV: 'production',
-        JWT_SECRET: SECRET,
-        SHUTDOWN_TIMEOUT_MS: '1500',
-        ...database.env,
+  it('a request that never completes is cut off at SHUTDOWN_TIMEOUT_MS: the process exits (code 1) within the bound instead of hanging', async () => {
+    const database = await createTestDatabase();
+    const service = await ServiceProcess.start(built.mainJs, {
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      SHUTDOWN_TIMEOUT_MS: '1500',
+      ...database.env,
+    });
+    try {
+      await service.waitUntilLive();
+      const stalled = httpRequest({
+        host: '127.0.0.1',
+        port: service.port,
+        method: 'POST',
+        path: BLOGS,
+        headers: {
+          Authorization: authorization('alice'),
+          'Content-Type': 'application/json',
+          'Content-Length': '1000',
+          Expect: '100-continue',
+        },
       });
-      try {
-        await service.waitUntilLive();
-        const stalled = httpRequest({
-          host: '127.0.0.1',
-          port: service.port,
-          method: 'POST',
-          path: BLOGS,
-          headers: {
-            Authorization: authorization('alice'),
-            'Content-Type': 'application/json',
-            'Content-Length': '1000',
-            Expect: '100-continue',
-          },
-        });
-        const stalledError = new Promise<string>((done) =>
-          stalled.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message)),
-        );
-        // Once the server has the request (its 100 Continue), the start of a body, and never the rest.
-        const accepted = new Promise<void>((done) =>
-          stalled.once('continue', () => stalled.write('{"title":', () => done())),
-        );
-        stalled.flushHeaders();
-        await accepted;
-        const sigtermAt = Date.now();
-        service.signal('SIGTERM');
-        const exit = await service.exited;
+      const stalledError = new Promise<string>((done) =>
+        stalled.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message)),
+      );
+      // Once the server has the request (its 100 Continue), the start of a body, and never the rest.
+      const accepted = new Promise<void>((done) =>
+        stalled.once('continue', () => stalled.write('{"title":', () => done())),
+      );
+      stalled.flushHeaders();
+      await accepted;
+      const sigtermAt = Date.now();
+      service.signal('SIGTERM');
+      const exit = await service.exited;
 
-        expect(exit.code).toBe(1);
-        expect(exit.at - sigtermAt).toBeGreaterThanOrEqual(1_400);
-        expect(exit.at - sigtermAt).toBeLessThan(1_500 + 3_000);
-        await expect(stalledError).resolves.toMatch(/ECONNRESET|socket hang up/);
-        expect(service.output()).toMatch(/1 connection\(s\) still busy after 1500 ms were cut off/);
-      } finally {
-        service.kill();
-        await database.drop();
-      }
-    },
-    patience(150_000),
-  );
+      expect(exit.code).toBe(1);
+      expect(exit.at - sigtermAt).toBeGreaterThanOrEqual(1_400);
+      expect(exit.at - sigtermAt).toBeLessThan(1_500 + 3_000);
+      await expect(stalledError).resolves.toMatch(/ECONNRESET|socket hang up/);
+      expect(service.output()).toMatch(/1 connection\(s\) still busy after 1500 ms were cut off/);
+    } finally {
+      service.kill();
+      await database.drop();
+    }
+  });
 });
 
 /**
@@ -294,264 +289,252 @@ if (clusterUnavailable !== undefined)
 
     beforeAll(async () => {
       cluster = await ThrowawayCluster.create();
-    }, patience(120_000));
+    });
 
     afterAll(async () => {
       await cluster?.destroy();
     });
 
-    it(
-      'two replicas starting together on a fresh database: both wait on the advisory lock, both start, the migrations run once',
-      async () => {
-        const pg = cluster;
-        const url = await pg.createDatabase('blog_replicas');
-        const holder = new Client({ connectionString: url });
-        await holder.connect();
-        const replicas: ServiceProcess[] = [];
-        try {
-          // The test holds the lock first, so both replicas are certain to reach it while it is taken.
-          await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
-          replicas.push(
-            ...(await Promise.all(
-              [0, 1].map(() =>
-                ServiceProcess.start(built.mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
-              ),
-            )),
-          );
-          expect(await waitersOnMigrationLock(holder, 2, 30_000)).toBe(2);
-          // Nothing ran while the lock was held.
-          expect(await hasMigrationsTable(holder)).toBe(false);
+    it('two replicas starting together on a fresh database: both wait on the advisory lock, both start, the migrations run once', async () => {
+      const pg = cluster;
+      const url = await pg.createDatabase('blog_replicas');
+      const holder = new Client({ connectionString: url });
+      await holder.connect();
+      const replicas: ServiceProcess[] = [];
+      try {
+        // The test holds the lock first, so both replicas are certain to reach it while it is taken.
+        await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        replicas.push(
+          ...(await Promise.all(
+            [0, 1].map(() =>
+              ServiceProcess.start(built.mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
+            ),
+          )),
+        );
+        expect(await waitersOnMigrationLock(holder, 2, 30_000)).toBe(2);
+        // Nothing ran while the lock was held.
+        expect(await hasMigrationsTable(holder)).toBe(false);
 
-          await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
-          await Promise.all(replicas.map((replica) => replica.waitUntilLive()));
+        await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        await Promise.all(replicas.map((replica) => replica.waitUntilLive()));
 
-          const { rows: applied } = await holder.query<{ name: string }>(
-            'SELECT name FROM typeorm_migrations ORDER BY id',
-          );
-          expect(applied.map((row) => row.name)).toEqual(MIGRATION_NAMES);
-          const outputs = replicas.map((replica) => replica.output());
-          const appliedAll = `Applied ${MIGRATION_NAMES.length} migration(s): ${MIGRATION_NAMES.join(', ')}`;
-          expect(outputs.filter((output) => output.includes(appliedAll))).toHaveLength(1);
-          expect(outputs.filter((output) => /No pending migrations/.test(output))).toHaveLength(1);
-          for (const output of outputs) expect(output).not.toMatch(/Retrying|Unable to connect|ERROR/);
+        const { rows: applied } = await holder.query<{ name: string }>(
+          'SELECT name FROM typeorm_migrations ORDER BY id',
+        );
+        expect(applied.map((row) => row.name)).toEqual(MIGRATION_NAMES);
+        const outputs = replicas.map((replica) => replica.output());
+        const appliedAll = `Applied ${MIGRATION_NAMES.length} migration(s): ${MIGRATION_NAMES.join(', ')}`;
+        expect(outputs.filter((output) => output.includes(appliedAll))).toHaveLength(1);
+        expect(outputs.filter((output) => /No pending migrations/.test(output))).toHaveLength(1);
+        for (const output of outputs) expect(output).not.toMatch(/Retrying|Unable to connect|ERROR/);
 
-          // Both serve the same data.
-          const created = await replicas[0].request({
-            method: 'POST',
-            path: BLOGS,
-            body: blogInput('replica'),
-            headers: { Authorization: authorization('alice') },
-          });
-          expect(created.status).toBe(201);
-          const id = (JSON.parse(created.text) as { id: number }).id;
-          await expect(replicas[1].request({ path: `${BLOGS}/${id}` })).resolves.toMatchObject({ status: 200 });
-        } finally {
-          for (const replica of replicas) replica.kill();
-          await holder.end();
-        }
-      },
-      patience(240_000),
-    );
-
-    it(
-      '`npm run migration:run` (the CLI) takes the same advisory lock: run twice at once while the lock is held, both wait, the migrations run once',
-      async () => {
-        const url = await cluster.createDatabase('blog_cli_migrations');
-        const holder = new Client({ connectionString: url });
-        await holder.connect();
-        const runs: ChildProcess[] = [];
-        try {
-          await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
-          const outcomes = [0, 1].map(() => {
-            const child = spawn('npm', ['run', '-s', 'migration:run'], {
-              env: {
-                ...process.env,
-                DATABASE_URL: url,
-                DATA_DIR: undefined,
-                NODE_ENV: 'production',
-                JWT_SECRET: undefined,
-              },
-              stdio: ['ignore', 'pipe', 'pipe'],
-              detached: true, // its own process group, so the finally below can stop npm and ts-node
-            });
-            runs.push(child);
-            let output = '';
-            child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-            child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-            return new Promise<{ code: number | null; output: string }>((resolve) =>
-              child.on('close', (code) => resolve({ code, output })),
-            );
-          });
-          expect(await waitersOnMigrationLock(holder, 2, 60_000)).toBe(2);
-          expect(await hasMigrationsTable(holder)).toBe(false);
-
-          await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
-          const results = await Promise.all(outcomes);
-
-          expect(results.map((r) => r.code)).toEqual([0, 0]);
-          const { rows: applied } = await holder.query<{ name: string }>(
-            'SELECT name FROM typeorm_migrations ORDER BY id',
-          );
-          expect(applied.map((row) => row.name)).toEqual(MIGRATION_NAMES);
-          const appliedAll = `Applied ${MIGRATION_NAMES.length} migration(s): ${MIGRATION_NAMES.join(', ')}`;
-          expect(results.filter((r) => r.output.includes(appliedAll))).toHaveLength(1);
-          expect(results.filter((r) => r.output.includes('No pending migrations'))).toHaveLength(1);
-        } finally {
-          for (const run of runs) {
-            if (run.exitCode !== null || run.signalCode !== null || run.pid === undefined) continue;
-            try {
-              process.kill(-run.pid, 'SIGKILL');
-            } catch {
-              // the group is already gone
-            }
-          }
-          await holder.end();
-        }
-      },
-      patience(120_000),
-    );
-
-    it(
-      'the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost',
-      async () => {
-        const pg = cluster;
-        const url = await pg.createDatabase('blog_faults');
-        const service = await ServiceProcess.start(built.mainJs, {
-          NODE_ENV: 'production',
-          JWT_SECRET: SECRET,
-          DATABASE_URL: url,
+        // Both serve the same data.
+        const created = await replicas[0].request({
+          method: 'POST',
+          path: BLOGS,
+          body: blogInput('replica'),
+          headers: { Authorization: authorization('alice') },
         });
-        const auth = authorization('alice');
-        const agent = new Agent({ keepAlive: true, maxSockets: 6 });
-        let loading = true;
-        try {
-          await service.waitUntilLive();
+        expect(created.status).toBe(201);
+        const id = (JSON.parse(created.text) as { id: number }).id;
+        await expect(replicas[1].request({ path: `${BLOGS}/${id}` })).resolves.toMatchObject({ status: 200 });
+      } finally {
+        for (const replica of replicas) replica.kill();
+        await holder.end();
+      }
+    });
 
-          /** What each blog must hold: the last acknowledged values, or one of the writes tried after them. */
-          const blogs = new Map<number, { acked: BlogInput; unacknowledged: BlogInput[] }>();
-          const exchanges: { op: string; exchange: Exchange }[] = [];
-          let writesAcknowledged = 0;
-          const workers = Array.from({ length: 6 }, async (_, w) => {
-            const mine: number[] = [];
-            for (let i = 0; loading; i += 1) {
-              const step = i % 3;
-              if (step === 0 || mine.length === 0) {
-                const body = blogInput(`w${w} #${i}`);
-                const exchange = await service.request({
-                  method: 'POST',
-                  path: BLOGS,
-                  body,
-                  headers: { Authorization: auth },
-                  agent,
-                });
-                exchanges.push({ op: 'create', exchange });
-                if (exchange.status === 201) {
-                  const id = (JSON.parse(exchange.text) as { id: number }).id;
-                  blogs.set(id, { acked: body, unacknowledged: [] });
-                  mine.push(id);
-                  writesAcknowledged += 1;
-                }
-              } else if (step === 1) {
-                const id = mine[mine.length - 1];
-                exchanges.push({ op: 'read', exchange: await service.request({ path: `${BLOGS}/${id}`, agent }) });
-              } else {
-                const id = mine[i % mine.length];
-                const body = blogInput(`w${w} #${i} updated`);
-                const exchange = await service.request({
-                  method: 'PUT',
-                  path: `${BLOGS}/${id}`,
-                  body,
-                  headers: { Authorization: auth },
-                  agent,
-                });
-                exchanges.push({ op: 'update', exchange });
-                const record = blogs.get(id) as { acked: BlogInput; unacknowledged: BlogInput[] };
-                if (exchange.status === 200) {
-                  blogs.set(id, { acked: body, unacknowledged: [] });
-                  writesAcknowledged += 1;
-                } else {
-                  record.unacknowledged.push(body);
-                }
-              }
-              // A steady pace, not a flood: the machine is shared.
-              await sleep(20);
-            }
+    it('`npm run migration:run` (the CLI) takes the same advisory lock: run twice at once while the lock is held, both wait, the migrations run once', async () => {
+      const url = await cluster.createDatabase('blog_cli_migrations');
+      const holder = new Client({ connectionString: url });
+      await holder.connect();
+      const runs: ChildProcess[] = [];
+      try {
+        await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        const outcomes = [0, 1].map(() => {
+          const child = spawn('npm', ['run', '-s', 'migration:run'], {
+            env: {
+              ...process.env,
+              DATABASE_URL: url,
+              DATA_DIR: undefined,
+              NODE_ENV: 'production',
+              JWT_SECRET: undefined,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true, // its own process group, so the finally below can stop npm and ts-node
           });
-
-          // Each phase lasts until it has the requests its assertions count, however busy the machine.
-          await until(() => blogs.size > 20);
-          const stopStarted = Date.now();
-          await pg.stop('immediate');
-          const stopped = Date.now();
-          const readyDuringOutage: Exchange[] = [];
-          const liveDuringOutage: Exchange[] = [];
-          for (let i = 0; i < 4; i += 1) {
-            await sleep(1_000);
-            readyDuringOutage.push(await service.request({ path: '/health/ready' }));
-            liveDuringOutage.push(await service.request({ path: '/health/live' }));
-          }
-          await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= stopped).length > 20);
-          const startStarted = Date.now();
-          await pg.start();
-          const started = Date.now();
-          await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= started + BOUND_MS).length > 20);
-          loading = false;
-          await Promise.all(workers);
-
-          // Nothing hung and nothing but 200 / 201 / 503 was ever answered (no 500, no dropped connection).
-          const all = exchanges.map(({ exchange }) => exchange);
-          expect(all.filter((e) => e.endedAt - e.startedAt >= BOUND_MS)).toEqual([]);
-          expect(all.filter((e) => ![200, 201, 503].includes(e.status ?? 0))).toEqual([]);
-          expect(service.running).toBe(true);
-
-          // Before the crash: all served.
-          expect(all.filter((e) => e.endedAt < stopStarted && e.status === 503)).toEqual([]);
-          // While the database was down: every request 503, the JSON error body, Retry-After, within 5 s.
-          const outage = all.filter((e) => e.startedAt >= stopped && e.endedAt <= startStarted);
-          expect(outage.length).toBeGreaterThan(20);
-          expect(
-            outage.filter((e) => !isErrorBody(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after']))),
-          ).toEqual([]);
-          expect(readyDuringOutage.map((e) => e.status)).toEqual([503, 503, 503, 503]);
-          expect(liveDuringOutage.map((e) => e.status)).toEqual([200, 200, 200, 200]);
-
-          // Recovery by itself: the first success after the restart within 5 s, and from 5 s on, everything succeeds.
-          const afterRestart = all.filter((e) => e.startedAt >= started).sort((a, b) => a.startedAt - b.startedAt);
-          const firstSuccess = afterRestart.find((e) => e.status !== 503);
-          expect(firstSuccess).toBeDefined();
-          const recoveryMs = (firstSuccess as Exchange).endedAt - started;
-          expect(recoveryMs).toBeLessThan(BOUND_MS);
-          const settled = afterRestart.filter((e) => e.startedAt >= started + BOUND_MS);
-          expect(settled.length).toBeGreaterThan(20);
-          expect(settled.filter((e) => e.status === 503)).toEqual([]);
-
-          // No acknowledged write lost: every blog reads back with what was last acknowledged (or a
-          // write tried after that whose answer was a 503: it may have been committed).
-          let checked = 0;
-          for (const [id, expected] of blogs) {
-            const read = await service.request({ path: `${BLOGS}/${id}` });
-            expect(read.status).toBe(200);
-            const stored = JSON.parse(read.text) as BlogInput;
-            const candidates = [expected.acked, ...expected.unacknowledged];
-            expect(candidates).toContainEqual({ title: stored.title, content: stored.content, author: stored.author });
-            checked += 1;
-          }
-          expect(checked).toBeGreaterThan(20);
-
-          const latencies = outage.map((e) => e.endedAt - e.startedAt);
-          console.log(
-            `database crash: pg_ctl stop -m immediate took ${stopped - stopStarted} ms; ${outage.length} requests during the outage, all 503 ` +
-              `(latency p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms, max ${Math.max(...latencies)} ms); ` +
-              `restart (pg_ctl start -w) took ${started - startStarted} ms; first success ${recoveryMs} ms after the server was back; ` +
-              `${all.length} requests in all, none over ${BOUND_MS} ms; ${writesAcknowledged} acknowledged writes, ${checked} blogs read back intact`,
+          runs.push(child);
+          let output = '';
+          child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          return new Promise<{ code: number | null; output: string }>((resolve) =>
+            child.on('close', (code) => resolve({ code, output })),
           );
-        } finally {
-          loading = false;
-          agent.destroy();
-          service.kill();
+        });
+        expect(await waitersOnMigrationLock(holder, 2, 60_000)).toBe(2);
+        expect(await hasMigrationsTable(holder)).toBe(false);
+
+        await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+        const results = await Promise.all(outcomes);
+
+        expect(results.map((r) => r.code)).toEqual([0, 0]);
+        const { rows: applied } = await holder.query<{ name: string }>(
+          'SELECT name FROM typeorm_migrations ORDER BY id',
+        );
+        expect(applied.map((row) => row.name)).toEqual(MIGRATION_NAMES);
+        const appliedAll = `Applied ${MIGRATION_NAMES.length} migration(s): ${MIGRATION_NAMES.join(', ')}`;
+        expect(results.filter((r) => r.output.includes(appliedAll))).toHaveLength(1);
+        expect(results.filter((r) => r.output.includes('No pending migrations'))).toHaveLength(1);
+      } finally {
+        for (const run of runs) {
+          if (run.exitCode !== null || run.signalCode !== null || run.pid === undefined) continue;
+          try {
+            process.kill(-run.pid, 'SIGKILL');
+          } catch {
+            // the group is already gone
+          }
         }
-      },
-      patience(180_000),
-    );
+        await holder.end();
+      }
+    });
+
+    it('the database crashes under load (pg_ctl stop -m immediate) and comes back: 503 + Retry-After within 5 s, no hang or crash, recovery within 5 s without a restart, no acknowledged write lost', async () => {
+      const pg = cluster;
+      const url = await pg.createDatabase('blog_faults');
+      const service = await ServiceProcess.start(built.mainJs, {
+        NODE_ENV: 'production',
+        JWT_SECRET: SECRET,
+        DATABASE_URL: url,
+      });
+      const auth = authorization('alice');
+      const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+      let loading = true;
+      try {
+        await service.waitUntilLive();
+
+        /** What each blog must hold: the last acknowledged values, or one of the writes tried after them. */
+        const blogs = new Map<number, { acked: BlogInput; unacknowledged: BlogInput[] }>();
+        const exchanges: { op: string; exchange: Exchange }[] = [];
+        let writesAcknowledged = 0;
+        const workers = Array.from({ length: 6 }, async (_, w) => {
+          const mine: number[] = [];
+          for (let i = 0; loading; i += 1) {
+            const step = i % 3;
+            if (step === 0 || mine.length === 0) {
+              const body = blogInput(`w${w} #${i}`);
+              const exchange = await service.request({
+                method: 'POST',
+                path: BLOGS,
+                body,
+                headers: { Authorization: auth },
+                agent,
+              });
+              exchanges.push({ op: 'create', exchange });
+              if (exchange.status === 201) {
+                const id = (JSON.parse(exchange.text) as { id: number }).id;
+                blogs.set(id, { acked: body, unacknowledged: [] });
+                mine.push(id);
+                writesAcknowledged += 1;
+              }
+            } else if (step === 1) {
+              const id = mine[mine.length - 1];
+              exchanges.push({ op: 'read', exchange: await service.request({ path: `${BLOGS}/${id}`, agent }) });
+            } else {
+              const id = mine[i % mine.length];
+              const body = blogInput(`w${w} #${i} updated`);
+              const exchange = await service.request({
+                method: 'PUT',
+                path: `${BLOGS}/${id}`,
+                body,
+                headers: { Authorization: auth },
+                agent,
+              });
+              exchanges.push({ op: 'update', exchange });
+              const record = blogs.get(id) as { acked: BlogInput; unacknowledged: BlogInput[] };
+              if (exchange.status === 200) {
+                blogs.set(id, { acked: body, unacknowledged: [] });
+                writesAcknowledged += 1;
+              } else {
+                record.unacknowledged.push(body);
+              }
+            }
+            // A steady pace, not a flood: the machine is shared.
+            await sleep(20);
+          }
+        });
+
+        // Each phase lasts until it has the requests its assertions count, however busy the machine.
+        await until(() => blogs.size > 20);
+        const stopStarted = Date.now();
+        await pg.stop('immediate');
+        const stopped = Date.now();
+        const readyDuringOutage: Exchange[] = [];
+        const liveDuringOutage: Exchange[] = [];
+        for (let i = 0; i < 4; i += 1) {
+          await sleep(1_000);
+          readyDuringOutage.push(await service.request({ path: '/health/ready' }));
+          liveDuringOutage.push(await service.request({ path: '/health/live' }));
+        }
+        await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= stopped).length > 20);
+        const startStarted = Date.now();
+        await pg.start();
+        const started = Date.now();
+        await until(() => exchanges.filter(({ exchange }) => exchange.startedAt >= started + BOUND_MS).length > 20);
+        loading = false;
+        await Promise.all(workers);
+
+        // Nothing hung and nothing but 200 / 201 / 503 was ever answered (no 500, no dropped connection).
+        const all = exchanges.map(({ exchange }) => exchange);
+        expect(all.filter((e) => e.endedAt - e.startedAt >= BOUND_MS)).toEqual([]);
+        expect(all.filter((e) => ![200, 201, 503].includes(e.status ?? 0))).toEqual([]);
+        expect(service.running).toBe(true);
+
+        // Before the crash: all served.
+        expect(all.filter((e) => e.endedAt < stopStarted && e.status === 503)).toEqual([]);
+        // While the database was down: every request 503, the JSON error body, Retry-After, within 5 s.
+        const outage = all.filter((e) => e.startedAt >= stopped && e.endedAt <= startStarted);
+        expect(outage.length).toBeGreaterThan(20);
+        expect(outage.filter((e) => !isErrorBody(e, 503) || !/^\d+$/.test(String(e.headers?.['retry-after'])))).toEqual(
+          [],
+        );
+        expect(readyDuringOutage.map((e) => e.status)).toEqual([503, 503, 503, 503]);
+        expect(liveDuringOutage.map((e) => e.status)).toEqual([200, 200, 200, 200]);
+
+        // Recovery by itself: the first success after the restart within 5 s, and from 5 s on, everything succeeds.
+        const afterRestart = all.filter((e) => e.startedAt >= started).sort((a, b) => a.startedAt - b.startedAt);
+        const firstSuccess = afterRestart.find((e) => e.status !== 503);
+        expect(firstSuccess).toBeDefined();
+        const recoveryMs = (firstSuccess as Exchange).endedAt - started;
+        expect(recoveryMs).toBeLessThan(BOUND_MS);
+        const settled = afterRestart.filter((e) => e.startedAt >= started + BOUND_MS);
+        expect(settled.length).toBeGreaterThan(20);
+        expect(settled.filter((e) => e.status === 503)).toEqual([]);
+
+        // No acknowledged write lost: every blog reads back with what was last acknowledged (or a
+        // write tried after that whose answer was a 503: it may have been committed).
+        let checked = 0;
+        for (const [id, expected] of blogs) {
+          const read = await service.request({ path: `${BLOGS}/${id}` });
+          expect(read.status).toBe(200);
+          const stored = JSON.parse(read.text) as BlogInput;
+          const candidates = [expected.acked, ...expected.unacknowledged];
+          expect(candidates).toContainEqual({ title: stored.title, content: stored.content, author: stored.author });
+          checked += 1;
+        }
+        expect(checked).toBeGreaterThan(20);
+
+        const latencies = outage.map((e) => e.endedAt - e.startedAt);
+        console.log(
+          `database crash: pg_ctl stop -m immediate took ${stopped - stopStarted} ms; ${outage.length} requests during the outage, all 503 ` +
+            `(latency p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms, max ${Math.max(...latencies)} ms); ` +
+            `restart (pg_ctl start -w) took ${started - startStarted} ms; first success ${recoveryMs} ms after the server was back; ` +
+            `${all.length} requests in all, none over ${BOUND_MS} ms; ${writesAcknowledged} acknowledged writes, ${checked} blogs read back intact`,
+        );
+      } finally {
+        loading = false;
+        agent.destroy();
+        service.kill();
+      }
+    });
   },
 );

@@ -50,7 +50,7 @@ const databaseOf = (t: TestApp): string => new URL(t.database.env.DATABASE_URL).
     beforeAll(async () => {
       cluster = await ReplicatedCluster.create({ replicas: 1 });
       replica = cluster.replicas[0];
-    }, patience(120_000));
+    });
 
     afterAll(async () => {
       await cluster?.destroy();

@@ -6,6 +6,9 @@ import { BLOGS, createBlog } from './support/blog-api';
 import { TEST_JWT_SECRET, useTestApp } from './support/test-app';
 import { patience } from './support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(120_000));
+
 const ROOT = join(__dirname, '..');
 
 /** The `sh` blocks of the README's curl walk-through, in order. */
@@ -37,7 +40,7 @@ describe("the README's curl walk-through", () => {
       env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET },
       encoding: 'utf8',
     }));
-  }, patience(120_000));
+  });
 
   it('has the blocks it walks through', () => {
     expect(walkthroughBlocks()).toHaveLength(6);

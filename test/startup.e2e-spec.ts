@@ -97,7 +97,7 @@ beforeAll(async () => {
   expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
   copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
-}, patience(90_000));
+});
 
 /** `node dist/main.js` of the scratch build, from a scratch directory, with exactly `vars` configured. */
 function startService(vars: Record<string, string | undefined>): ChildProcess {
@@ -364,39 +364,34 @@ describe('start-up with a bad configuration', () => {
         killGroup(child, 'SIGTERM');
       }
     },
-    patience(150_000),
   );
 
-  it(
-    'a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`',
-    async () => {
-      const port = await freePort();
-      const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
-      const output = collectOutput(child);
-      try {
-        const live = await waitUntilLive(child, port);
-        expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
-          live: 200,
-          exitCode: null,
-          output: '',
-        });
+  it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
+    const port = await freePort();
+    const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+    const output = collectOutput(child);
+    try {
+      const live = await waitUntilLive(child, port);
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+        live: 200,
+        exitCode: null,
+        output: '',
+      });
 
-        const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
-        const token = jwtIn(minted.stdout) as string;
-        const created = await httpCall(
-          port,
-          'POST',
-          '/api/v1/blogs',
-          { title: 't', content: 'c', author: 'a' },
-          `Bearer ${token}`,
-        );
-        expect(created.status).toBe(201);
-      } finally {
-        killGroup(child, 'SIGTERM');
-      }
-    },
-    patience(150_000),
-  );
+      const minted = await runTokenCommand(['--sub', 'alice'], { NODE_ENV: 'test', JWT_SECRET: SECRET });
+      const token = jwtIn(minted.stdout) as string;
+      const created = await httpCall(
+        port,
+        'POST',
+        '/api/v1/blogs',
+        { title: 't', content: 'c', author: 'a' },
+        `Bearer ${token}`,
+      );
+      expect(created.status).toBe(201);
+    } finally {
+      killGroup(child, 'SIGTERM');
+    }
+  });
 });
 
 describe('npm run start:prod (the built service, production mode)', () => {
@@ -421,75 +416,67 @@ describe('npm run start:prod (the built service, production mode)', () => {
     expect(exit.stdout).not.toMatch(/token/i);
   });
 
-  it(
-    'with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request',
-    async () => {
-      const port = await freePort();
-      const dataDir = scratchDir();
-      const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
-      const output = collectOutput(child);
-      try {
-        const live = await waitUntilLive(child, port);
-        expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
-          live: 200,
-          exitCode: null,
-          output: '',
-        });
-        expect(output()).not.toMatch(/token/i);
+  it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
+    const port = await freePort();
+    const dataDir = scratchDir();
+    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
+    const output = collectOutput(child);
+    try {
+      const live = await waitUntilLive(child, port);
+      expect({ live, exitCode: child.exitCode, output: live === 200 ? '' : output() }).toEqual({
+        live: 200,
+        exitCode: null,
+        output: '',
+      });
+      expect(output()).not.toMatch(/token/i);
 
-        // Production logs are JSON lines, one per request (written asynchronously: wait for it).
-        await httpCall(port, 'GET', '/health/live?probe=1');
-        const deadline = Date.now() + 3_000;
-        while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
-          await new Promise((r) => setTimeout(r, 50));
-        const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
-        expect(records).toContainEqual(
-          expect.objectContaining({
-            context: 'Bootstrap',
-            msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
-          }),
-        );
-        expect(records).toContainEqual(
-          expect.objectContaining({
-            req: { id: expect.any(String), method: 'GET', url: '/health/live' },
-            res: { statusCode: 200 },
-            route: '/health/live',
-            responseTime: expect.any(Number),
-          }),
-        );
-      } finally {
-        killGroup(child, 'SIGTERM');
-      }
-    },
-    patience(150_000),
-  );
+      // Production logs are JSON lines, one per request (written asynchronously: wait for it).
+      await httpCall(port, 'GET', '/health/live?probe=1');
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline && !output().includes('"url":"/health/live"'))
+        await new Promise((r) => setTimeout(r, 50));
+      const records = nonEmptyLines(output()).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          context: 'Bootstrap',
+          msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
+        }),
+      );
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          req: { id: expect.any(String), method: 'GET', url: '/health/live' },
+          res: { statusCode: 200 },
+          route: '/health/live',
+          responseTime: expect.any(Number),
+        }),
+      );
+    } finally {
+      killGroup(child, 'SIGTERM');
+    }
+  });
 });
 
 describe('npm start, stopped as the README says (`npm start &`, then `kill $!`)', () => {
-  it(
-    'one SIGTERM to npm stops the server too: the port is free once npm has exited',
-    async () => {
-      const port = await freePort();
-      const child = start('npm', ['start'], {
-        cwd: ROOT,
-        env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
-      });
-      const output = collectOutput(child);
-      const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-      try {
-        const live = await waitUntilLive(child, port);
-        expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
+  it('one SIGTERM to npm stops the server too: the port is free once npm has exited', async () => {
+    const port = await freePort();
+    const child = start('npm', ['start'], {
+      cwd: ROOT,
+      env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
+    });
+    const output = collectOutput(child);
+    const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+    try {
+      const live = await waitUntilLive(child, port);
+      expect({ live, output: live === 200 ? '' : output() }).toEqual({ live: 200, output: '' });
 
-        child.kill('SIGTERM'); // npm alone, as `kill $!` does
-        await exited;
+      child.kill('SIGTERM'); // npm alone, as `kill $!` does
+      await exited;
 
-        await expect(httpCall(port, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
-      } finally {
-        killGroup(child, 'SIGKILL');
-      }
-    },
-    patience(180_000),
-  );
+      await expect(httpCall(port, 'GET', '/health/live')).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      killGroup(child, 'SIGKILL');
+    }
+  });
 });
 
 describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () => {
@@ -499,20 +486,16 @@ describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () 
       throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
   });
 
-  it(
-    'NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)',
-    async () => {
-      const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
+  it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
+    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
 
-      expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
-        code: 0,
-        timedOut: false,
-        stderr: '',
-      });
-      expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
-    },
-    patience(90_000),
-  );
+    expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
+      code: 0,
+      timedOut: false,
+      stderr: '',
+    });
+    expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
+  });
 
   it('a bad DATABASE_URL stops it (exit ≠ 0) with the message naming DATABASE_URL', async () => {
     const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATABASE_URL: 'mysql://x' });

@@ -7,6 +7,9 @@ import { minVersion, satisfies, subset } from 'semver';
 import { isSupportedNode, SUPPORTED_NODE } from '../../src/lifecycle/supported-node';
 import { patience } from '../support/patience';
 
+// The net under its slowest test, which waits for conditions (test/support/patience.js).
+jest.setTimeout(patience(180_000));
+
 // The package scripts' own check (CommonJS, run by node before any build).
 const { unsupportedNode } = createRequire(__filename)('../../scripts/require-node.cjs') as {
   unsupportedNode: (version: string, purpose?: 'service' | 'jest') => string | undefined;
@@ -91,26 +94,22 @@ describe('supported Node.js versions (engines.node)', () => {
 });
 
 describe('npm start and start:prod', () => {
-  it(
-    'npm start compiles only what changed: a second build of unchanged sources writes nothing',
-    () => {
-      expect(pkg.scripts.start).toBe(
-        'node scripts/require-node.cjs && node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
-      );
-      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      const build = (): string =>
-        execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], {
-          cwd: ROOT,
-          encoding: 'utf8',
-        });
-      build();
-      const built = statSync(join(ROOT, 'dist', 'main.js')).mtimeMs;
+  it('npm start compiles only what changed: a second build of unchanged sources writes nothing', () => {
+    expect(pkg.scripts.start).toBe(
+      'node scripts/require-node.cjs && node scripts/prune-dist.mjs && tsc -b tsconfig.build.json && exec node dist/main.js',
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const build = (): string =>
+      execFileSync(process.execPath, [tsc, '-b', 'tsconfig.build.json', '--verbose'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+    build();
+    const built = statSync(join(ROOT, 'dist', 'main.js')).mtimeMs;
 
-      expect(build()).toContain('is up to date');
-      expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
-    },
-    patience(180_000),
-  );
+    expect(build()).toContain('is up to date');
+    expect(statSync(join(ROOT, 'dist', 'main.js')).mtimeMs).toBe(built);
+  });
 
   it('npm start first deletes the output of sources that moved or went, which tsc -b leaves behind', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prune-dist-'));

@@ -96,7 +96,14 @@ export async function createTestApp(
     const nest = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
     setupApp(nest);
     nest.useLogger(options.pinoLogger ? nest.get(PinoNestLogger) : false);
-    await nest.init();
+    try {
+      await nest.init();
+    } catch (error) {
+      // What started (the pool, its DATA_DIR lock, PGlite) stops before the database goes and the file ends.
+      await nest.close().catch(() => undefined);
+      if (!database) await db.drop();
+      throw error;
+    }
     return nest;
   });
   return {
@@ -177,16 +184,21 @@ interface UseTestAppOptions extends TestAppOptions {
  */
 export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptions = {}): TestApp {
   let current: TestApp | undefined;
+  let starting: Promise<TestApp> | undefined;
   const started = (): TestApp => {
     if (!current) throw new Error('useTestApp: the app runs only between its beforeAll and afterAll');
     return current;
   };
   beforeAll(async () => {
-    current = await createTestApp(typeof env === 'function' ? env() : env, options.database?.(), options);
+    starting = createTestApp(typeof env === 'function' ? env() : env, options.database?.(), options);
+    current = await starting;
   });
   afterAll(async () => {
-    await current?.close({ keepDatabase: options.database !== undefined });
+    // A start that outlived beforeAll's timeout is awaited, so that its app too closes before its database goes.
+    const app = current ?? (await starting?.catch(() => undefined));
     current = undefined;
+    starting = undefined;
+    await app?.close({ keepDatabase: options.database !== undefined });
   });
   return {
     get app() {
@@ -207,6 +219,7 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
     close: async (closeOptions) => {
       const app = started();
       current = undefined; // closed early: afterAll has nothing left to close
+      starting = undefined;
       await app.close(closeOptions);
     },
   };

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { applySessionSettings } from './pgbouncer';
 
@@ -31,6 +31,23 @@ export interface TestDatabase {
   readonly env: Readonly<Record<string, string>>;
   readonly kind: 'postgres' | 'embedded';
   drop(): Promise<void>;
+}
+
+/**
+ * Runs `fn` on a DataSource of `options`, initialized for it and destroyed after whatever happened, so that it is
+ * closed (embedded: its `DATA_DIR` lock released, PGlite closed) before the test drops the database; `fn`'s result.
+ */
+export async function withDataSource<T>(
+  options: DataSourceOptions,
+  fn: (dataSource: DataSource) => Promise<T>,
+): Promise<T> {
+  const dataSource = new DataSource(options);
+  await dataSource.initialize();
+  try {
+    return await fn(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** Replaces the database name in a `postgres://` URL. */
