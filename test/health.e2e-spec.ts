@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { BLOGS, sleep } from './support/blog-api';
 import { OpenApiContract } from './support/openapi-contract';
 import { TcpProxy } from './support/tcp-proxy';
@@ -113,5 +115,42 @@ describe('readiness with REDIS_URL set but the rate limits off (RATE_LIMIT_ENABL
   it('Redis is not used, so it is not checked: 200 with the database alone, even with Redis unreachable', async () => {
     const res = await t.http.get('/health/ready').expect(200);
     expect(Object.keys(res.body.details)).toEqual(['database']);
+  });
+});
+
+describe('readiness with the rate-limit counters in a Redis that accepts connections and never answers', () => {
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    proxy = new TcpProxy({ host: REDIS_URL.hostname, port: Number(REDIS_URL.port || 6379) });
+    proxy.mode = 'blackhole';
+    await proxy.listen();
+  });
+
+  const t = useTestApp(() => ({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }));
+
+  afterAll(async () => {
+    await proxy?.refuse();
+  });
+
+  it('its errors ("Command timed out") reach the service\'s listener, never ioredis\'s "Unhandled error event"; 503', async () => {
+    const printed = jest.spyOn(console, 'error');
+    const { redis } = t.app.get<{ redis: EventEmitter }>(ThrottlerStorage);
+    const emitted = jest.spyOn(redis, 'emit');
+    const unhandled = (): boolean =>
+      printed.mock.calls.some(([text]) => String(text).includes('Unhandled error event'));
+    const errors = (): unknown[] =>
+      emitted.mock.calls.filter(([event]) => event === 'error').map(([, error]) => error as unknown);
+    try {
+      while (errors().length === 0 && !unhandled()) await sleep(100);
+
+      expect(unhandled()).toBe(false);
+      expect(errors()[0]).toMatchObject({ message: 'Command timed out' });
+      const res = await t.http.get('/health/ready').expect(503);
+      expect(res.body).toMatchObject({ message: 'Not ready: redis' });
+    } finally {
+      printed.mockRestore();
+      emitted.mockRestore();
+    }
   });
 });
