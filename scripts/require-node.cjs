@@ -17,7 +17,7 @@ const ENGINES = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), '
 const JEST_NODE = '>=24.9.0';
 
 /**
- * Why Node.js `version` (e.g. `22.13.0`) cannot run `purpose` ('service' or 'jest'): one line, or undefined when it can.
+ * Why Node.js `version` (e.g. `22.22.3`) cannot run `purpose` ('service' or 'jest'): one line, or undefined when it can.
  */
 function unsupportedNode(version, purpose = 'service') {
   if (!satisfies(version, ENGINES)) {
