@@ -15,7 +15,7 @@ import {
 import { patience } from './support/patience';
 
 // The package scripts a user runs, as real processes in a scratch copy of the repository (the real
-// package.json, nest-cli.json, tsconfigs and src/, a build of its own, node_modules linked): a
+// package.json, nest-cli.json, tsconfigs, scripts/ and src/, a build of its own, node_modules linked): a
 // signal to the npm process of a start script stops the server too, and `npm run token` runs the
 // built script (building it first when there is none), not a TypeScript loader.
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
   app = scratchDir();
   for (const file of ['package.json', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json'])
     copyFileSync(join(ROOT, file), join(app, file));
-  cpSync(join(ROOT, 'src'), join(app, 'src'), { recursive: true });
+  for (const dir of ['src', 'scripts']) cpSync(join(ROOT, dir), join(app, dir), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
   const build = await finished(
     spawn(process.execPath, scratchBuildArguments(join(app, 'dist')), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
