@@ -4,7 +4,7 @@
 import type { Response } from 'supertest';
 import { bearer, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
 import { SeedBlog, seedBlogs } from './support/tag-seed';
-import { useTestApp, useTestDatabase } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // GET /api/v1/tags and /api/v1/tags/:slug over HTTP, with blogs stored by SQL: a tag counts the blogs published now
 // or earlier; drafts and blogs scheduled for later do not count, and a tag without such a blog is not listed.
@@ -159,8 +159,7 @@ describe('GET /api/v1/tags and /api/v1/tags/:slug (e2e)', () => {
 });
 
 describe('tags with READS_REQUIRE_AUTH=true (e2e)', () => {
-  const database = useTestDatabase();
-  const t = useTestApp({ READS_REQUIRE_AUTH: 'true' }, { database });
+  const t = useTestApp({ READS_REQUIRE_AUTH: 'true' });
 
   it.each([TAGS, `${TAGS}/nestjs`])('GET %s needs a token', async (path) => {
     expectUnauthorized(await t.http.get(path));

@@ -189,8 +189,11 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
     if (!current) throw new Error('useTestApp: the app runs only between its beforeAll and afterAll');
     return current;
   };
+  let shared: TestDatabase | undefined;
   beforeAll(async () => {
-    starting = createTestApp(typeof env === 'function' ? env() : env, options.database?.(), options);
+    shared = options.database?.();
+    if (shared) appsOn.set(shared, (appsOn.get(shared) ?? 0) + 1);
+    starting = createTestApp(typeof env === 'function' ? env() : env, shared, options);
     current = await starting;
   });
   afterAll(async () => {
@@ -198,7 +201,8 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
     const app = current ?? (await starting?.catch(() => undefined));
     current = undefined;
     starting = undefined;
-    await app?.close({ keepDatabase: options.database !== undefined });
+    await app?.close({ keepDatabase: shared !== undefined });
+    if (shared) appsOn.set(shared, (appsOn.get(shared) ?? 1) - 1);
   });
   return {
     get app() {
@@ -221,17 +225,28 @@ export function useTestApp(env: Env | (() => Env) = {}, options: UseTestAppOptio
       current = undefined; // closed early: afterAll has nothing left to close
       starting = undefined;
       await app.close(closeOptions);
+      if (shared) appsOn.set(shared, (appsOn.get(shared) ?? 1) - 1);
+      shared = undefined;
     },
   };
 }
 
-/** One database for the apps of a file that run one after another: created in `beforeAll`, dropped in `afterAll`. */
+/** How many apps of {@link useTestApp} run on each shared database. */
+const appsOn = new WeakMap<TestDatabase, number>();
+
+/**
+ * One database for the apps of a file that run one after another: created in `beforeAll`, dropped in `afterAll`.
+ * Its apps go in nested `describe` blocks: jest runs a block's `afterAll` hooks in the order declared, so an app of the
+ * same block would still hold the database (embedded: its `DATA_DIR` and lock) when it is dropped; that throws.
+ */
 export function useTestDatabase(): () => TestDatabase {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
   });
   afterAll(async () => {
+    if (database && (appsOn.get(database) ?? 0) > 0)
+      throw new Error('useTestDatabase: an app still runs on the database; declare it in a nested describe');
     await database?.drop();
   });
   return () => {
