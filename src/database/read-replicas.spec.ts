@@ -93,8 +93,9 @@ describe('ReadReplicas', () => {
     jest.useRealTimers();
   });
 
-  it('checks every quarter of the lag bound, between 50 ms and 1 s', () => {
+  it('checks every quarter of the lag bound, between 50 ms and 1 s; a serving replica is at most two checks more behind', () => {
     expect(replicas.checkIntervalMs).toBe(250);
+    expect(replicas.lagBoundMs).toBe(1_500);
   });
 
   it('reads from a replica that has replayed the primary, and lists each replica in the order given', async () => {
