@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BLOGS, bearer, BODY, sleep } from './support/blog-api';
+import { allPurged } from './support/cache-purges';
 import { TcpProxy } from './support/tcp-proxy';
 import { useTestApp } from './support/test-app';
 import { startVarnish, varnishUnavailableReason, VarnishServer } from './support/varnish-server';
@@ -164,21 +165,6 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
         .send({ ...BODY, ...fields })
         .expect(201);
       return res.body as { id: number; slug: string };
-    }
-
-    /** Waits until every committed change is purged from Varnish (its position at the newest event, the outbox empty). */
-    async function purged(): Promise<void> {
-      await eventually(
-        async () => {
-          const [{ done }] = await t.dataSource.query<{ done: boolean }[]>(
-            `SELECT NOT EXISTS (SELECT 1 FROM "event_outbox")
-              AND (SELECT min("purged_through") FROM "cache_purges") >= (SELECT coalesce(max("id"), 0) FROM "events") AS "done"`,
-          );
-          return done;
-        },
-        'every change to be purged',
-        30_000,
-      );
     }
 
     /** Runs `write`, waits out the bound from its answer, and returns what the cache then serves at `path`. */
@@ -359,7 +345,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
 
     it('PURGE by key answers how many objects it removed, and only to this host or with the token (403 otherwise)', async () => {
       const { id, slug } = await createBlog();
-      await purged();
+      await allPurged(t);
       const paths = [`${BLOGS}/${id}`, `${BLOGS}/slug/${slug}`];
       for (const path of paths) await read(path);
 
@@ -389,7 +375,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
 
     it("a hit carries the caller's own X-Request-Id, or none: never the one of the request that filled the cache", async () => {
       const { id } = await createBlog();
-      await purged();
+      await allPurged(t);
       const path = `${BLOGS}/${id}`;
 
       const reads = [
@@ -414,7 +400,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
       '%s read before an unpublish and answered after its purge is served to its caller, never from the cache afterwards',
       async (_name, listPath) => {
         const { id } = await createBlog({ title: 'held' });
-        await purged();
+        await allPurged(t);
         const byId = `${BLOGS}/${id}`;
         await read(byId);
         expect((await read(byId)).cache).toBe('HIT');
