@@ -80,7 +80,11 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the cache-with-rep
       );
       await replica.pauseReplay();
 
-      await t.http.patch(`${BLOGS}/${id}`).set('Authorization', bearer(t.token('alice'))).send({ status: 'draft' }).expect(200);
+      await t.http
+        .patch(`${BLOGS}/${id}`)
+        .set('Authorization', bearer(t.token('alice')))
+        .send({ status: 'draft' })
+        .expect(200);
       await allPurged(t);
       const stale = [await read(LIST), await read(LIST)];
 
