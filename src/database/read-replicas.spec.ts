@@ -181,3 +181,17 @@ describe('ReadReplicas', () => {
     expect(replica.end).toHaveBeenCalled();
   });
 });
+
+describe('ReadReplicas.lagBoundMs without replicas', () => {
+  it('is 0: every read is on the primary', async () => {
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        ReadReplicas,
+        { provide: getDataSourceToken(), useValue: {} },
+        { provide: databaseConfig.KEY, useValue: { readUrls: [], readMaxLagMs: 1_000 } },
+      ],
+    }).compile();
+
+    expect(moduleRef.get(ReadReplicas).lagBoundMs).toBe(0);
+  });
+});
