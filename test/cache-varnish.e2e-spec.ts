@@ -1,13 +1,17 @@
 import { createServer, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BLOGS, bearer, BODY, sleep } from './support/blog-api';
+import { allPurged } from './support/cache-purges';
+import { TcpProxy } from './support/tcp-proxy';
 import { useTestApp } from './support/test-app';
 import { startVarnish, varnishUnavailableReason, VarnishServer } from './support/varnish-server';
 import { eventually } from './support/webhook-receiver';
 
 // The service behind a real varnishd running deploy/varnish/default.vcl, its purges sent to that Varnish
 // (CACHE_PURGE_URLS): what is kept, what never is, and the bounds of docs/api.md "Caching" (2 s after a write's 2xx,
-// 7 s after a scheduled blog's publishedAt). A counting proxy between Varnish and the service tells hits from fetches.
+// 7 s after a scheduled blog's publishedAt). A counting proxy between Varnish and the service tells hits from fetches,
+// and holds the answers of requests marked `X-Test-Hold` (a read slower than a write and its purge). The service's
+// purges reach Varnish from 127.0.0.2, outside the `purgers` ACL: they pass with CACHE_PURGE_TOKEN.
 
 /** Reads through the cache are checked this long after a write's 2xx answer (the bound). */
 const WRITE_BOUND_MS = 2_000;
@@ -17,31 +21,62 @@ const PUBLICATION_BOUND_MS = 7_000;
 /** `Cache-Control` of a public answer with the defaults (CACHE_MAX_AGE=0, CACHE_SHARED_MAX_AGE=86400). */
 const PUBLIC = 'public, max-age=0, s-maxage=86400';
 
+/** CACHE_PURGE_TOKEN of both the service and varnishd. */
+const PURGE_TOKEN = 'cache-varnish-e2e-purge-token-0123456789';
+
+/** Request header that makes the proxy hold the service's answer until {@link HeldAnswers.release}. */
+const HOLD = 'x-test-hold';
+
 interface Read {
   status: number;
   body: Record<string, unknown> & { data?: { id: number; title: string }[] };
   cache: string | null;
   cacheControl: string | null;
   keys: string | null;
+  requestId: string | null;
 }
 
-/** An HTTP proxy to `port` that counts the requests it forwards. */
-async function countingProxy(port: () => number): Promise<{ server: Server; port: number; count: () => number }> {
+/** Answers held by the proxy: how many it holds, and releasing them all to Varnish. */
+interface HeldAnswers {
+  count(): number;
+  release(): void;
+}
+
+/**
+ * An HTTP proxy to `port` that counts the requests it forwards; the answer to a request with {@link HOLD} is read whole
+ * from the service, then held until `held.release()`.
+ */
+async function countingProxy(
+  port: () => number,
+): Promise<{ server: Server; port: number; count: () => number; held: HeldAnswers }> {
   let forwarded = 0;
+  let holding: (() => void)[] = [];
   const server = createServer((incoming, outgoing) => {
     forwarded += 1;
     const upstream = httpRequest(
       { host: '127.0.0.1', port: port(), method: incoming.method, path: incoming.url, headers: incoming.headers },
       (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const send = () => outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+          if (incoming.headers[HOLD] === undefined) send();
+          else holding.push(send);
+        });
       },
     );
     upstream.on('error', () => outgoing.destroy());
     incoming.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, count: () => forwarded };
+  const held: HeldAnswers = {
+    count: () => holding.length,
+    release: () => {
+      for (const send of holding) send();
+      holding = [];
+    },
+  };
+  return { server, port: (server.address() as AddressInfo).port, count: () => forwarded, held };
 }
 
 const unavailable = varnishUnavailableReason();
@@ -52,15 +87,23 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
   () => {
     let proxy: Awaited<ReturnType<typeof countingProxy>>;
     let varnish: VarnishServer;
+    let purgeRoute: TcpProxy;
     let servicePort = 0;
 
-    // First: the app's configuration names this Varnish.
+    // First: the app's configuration names this Varnish, reached from 127.0.0.2.
     beforeAll(async () => {
       proxy = await countingProxy(() => servicePort);
-      varnish = await startVarnish({ backendPort: proxy.port });
+      varnish = await startVarnish({ backendPort: proxy.port, env: { CACHE_PURGE_TOKEN: PURGE_TOKEN } });
+      purgeRoute = new TcpProxy({ host: '127.0.0.1', port: varnish.port, localAddress: '127.0.0.2' });
+      await purgeRoute.listen();
     });
 
-    const t = useTestApp(() => ({ JOBS_ENABLED: 'true', RATE_LIMIT_ENABLED: 'false', CACHE_PURGE_URLS: varnish.url }));
+    const t = useTestApp(() => ({
+      JOBS_ENABLED: 'true',
+      RATE_LIMIT_ENABLED: 'false',
+      CACHE_PURGE_URLS: `http://127.0.0.1:${purgeRoute.port}`,
+      CACHE_PURGE_TOKEN: PURGE_TOKEN,
+    }));
     const owner = (): string => bearer(t.token('alice'));
 
     beforeAll(async () => {
@@ -68,6 +111,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
     });
 
     afterAll(async () => {
+      await purgeRoute?.refuse();
       await varnish?.close();
       proxy?.server.closeAllConnections();
       await new Promise((resolve) => proxy?.server.close(resolve));
@@ -84,11 +128,19 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
         cache: response.headers.get('x-cache'),
         cacheControl: response.headers.get('cache-control'),
         keys: response.headers.get('surrogate-key'),
+        requestId: response.headers.get('x-request-id'),
       };
     }
 
-    /** `PURGE /` with `Surrogate-Key: keys`, sent from `localAddress`: the status and the `Purged` count. */
-    function purge(keys: string, localAddress: string): Promise<{ status: number; purged: string | undefined }> {
+    /**
+     * `PURGE /` with `Surrogate-Key: keys`, sent from `localAddress` with `Authorization: authorization` when given: the
+     * status and the `Purged` count.
+     */
+    function purge(
+      keys: string,
+      localAddress: string,
+      authorization?: string,
+    ): Promise<{ status: number; purged: string | undefined }> {
       return new Promise((resolve, reject) => {
         const request = httpRequest(
           { host: '127.0.0.1', port: varnish.port, method: 'PURGE', path: '/', localAddress },
@@ -101,6 +153,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
         );
         request.on('error', reject);
         request.setHeader('Surrogate-Key', keys);
+        if (authorization !== undefined) request.setHeader('Authorization', authorization);
         request.end();
       });
     }
@@ -290,15 +343,18 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
       expect(proxy.count()).toBe(fetched);
     });
 
-    it('PURGE by key answers how many objects it removed, and only to the purgers ACL (403 from elsewhere)', async () => {
+    it('PURGE by key answers how many objects it removed, and only to this host or with the token (403 otherwise)', async () => {
       const { id, slug } = await createBlog();
-      await sleep(WRITE_BOUND_MS);
+      await allPurged(t);
       const paths = [`${BLOGS}/${id}`, `${BLOGS}/slug/${slug}`];
       for (const path of paths) await read(path);
 
-      // 127.0.0.2 is this host's loopback too, but not in `purgers` (localhost, 127.0.0.1, ::1, private networks).
-      expect(await purge(`blog-${id}`, '127.0.0.2')).toEqual({ status: 403, purged: undefined });
+      // 127.0.0.2 is this host's loopback too, but not in `purgers` (localhost, 127.0.0.1, ::1).
+      for (const authorization of [undefined, 'Bearer ', `Bearer ${PURGE_TOKEN}x`, PURGE_TOKEN, `Basic ${PURGE_TOKEN}`])
+        expect(await purge(`blog-${id}`, '127.0.0.2', authorization)).toEqual({ status: 403, purged: undefined });
       expect(await Promise.all(paths.map(async (path) => (await read(path)).cache))).toEqual(['HIT', 'HIT']);
+      expect(await purge(`blog-${id}`, '127.0.0.2', `Bearer ${PURGE_TOKEN}`)).toEqual({ status: 200, purged: '2' });
+      for (const path of paths) await read(path);
 
       expect(await purge(`other-key blog-${id}`, '127.0.0.1')).toEqual({ status: 200, purged: '2' });
       expect(await Promise.all(paths.map(async (path) => (await read(path)).cache))).toEqual(['MISS', 'MISS']);
@@ -306,7 +362,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
       expect(await purge(`blog-${id}`, '127.0.0.1')).toEqual({ status: 200, purged: '0' });
     });
 
-    it("refuses a PURGE without keys; the service's purges were answered 2xx", async () => {
+    it("refuses a PURGE without keys; the service's purges, from 127.0.0.2 with the token, were answered 2xx", async () => {
       const refused = await fetch(`${varnish.url}/`, { method: 'PURGE' });
       expect(refused.status).toBe(400);
       await eventually(
@@ -314,6 +370,56 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the Varnish tests:
         'a purge sent',
         10_000,
       );
+      expect((await t.http.get('/metrics')).text).not.toContain('cache_purges_total{outcome="failed"}');
     });
+
+    it("a hit carries the caller's own X-Request-Id, or none: never the one of the request that filled the cache", async () => {
+      const { id } = await createBlog();
+      await allPurged(t);
+      const path = `${BLOGS}/${id}`;
+
+      const reads = [
+        await read(path, undefined, { 'X-Request-Id': 'attacker-chosen-id' }),
+        await read(path, undefined, { 'X-Request-Id': 'my-own-id' }),
+        await read(path),
+        await read(path, undefined, { 'X-Request-Id': 'not an acceptable id' }),
+      ];
+
+      expect(reads.map(({ cache, requestId }) => [cache, requestId])).toEqual([
+        ['MISS', 'attacker-chosen-id'],
+        ['HIT', 'my-own-id'],
+        ['HIT', null],
+        ['HIT', null],
+      ]);
+    });
+
+    it.each([
+      ['the list', () => `${BLOGS}?limit=100`],
+      ['a search', () => `${BLOGS}?limit=100&q=held`],
+    ])(
+      '%s read before an unpublish and answered after its purge is served to its caller, never from the cache afterwards',
+      async (_name, listPath) => {
+        const { id } = await createBlog({ title: 'held' });
+        await allPurged(t);
+        const byId = `${BLOGS}/${id}`;
+        await read(byId);
+        expect((await read(byId)).cache).toBe('HIT');
+        const slowRead = read(listPath(), undefined, { [HOLD]: '1' });
+        await eventually(() => proxy.held.count() === 1, 'the service to answer the held read', 10_000);
+
+        await t.http.patch(byId).set('Authorization', owner()).send({ status: 'draft' }).expect(200);
+        // The purge of blog-<id> and blogs reached Varnish: the blog is fetched again.
+        await eventually(async () => (await read(byId)).cache === 'MISS', 'the purge of the unpublish', 10_000);
+        proxy.held.release();
+        const answered = await slowRead;
+
+        expect(answered.body.data?.map((blog) => blog.id)).toContain(id);
+        const after = [await read(listPath()), await read(listPath())];
+        expect(after.map(({ cache, body }) => [cache, body.data?.map((blog) => blog.id).includes(id)])).toEqual([
+          ['MISS', false],
+          [expect.any(String), false],
+        ]);
+      },
+    );
   },
 );

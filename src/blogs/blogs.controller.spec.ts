@@ -65,7 +65,10 @@ describe('BlogsController', () => {
       providers: [
         { provide: BlogsService, useValue: service },
         { provide: IdempotencyRepository, useValue: {} },
-        { provide: SharedCache, useValue: new SharedCache(CACHE, { readsRequireAuth: false } as never) },
+        {
+          provide: SharedCache,
+          useValue: new SharedCache(CACHE, { readsRequireAuth: false } as never, { lagBoundMs: 0 } as never),
+        },
       ],
     }).compile();
     controller = moduleRef.get(BlogsController);

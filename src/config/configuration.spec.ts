@@ -32,6 +32,7 @@ describe('loadConfiguration', () => {
       CACHE_MAX_AGE: '30',
       CACHE_SHARED_MAX_AGE: '600',
       CACHE_PURGE_URLS: 'http://varnish:80, https://purge.example/cdn/',
+      CACHE_PURGE_TOKEN: 'c'.repeat(40),
     });
 
     expect(config).toEqual({
@@ -74,7 +75,12 @@ describe('loadConfiguration', () => {
         redisPrefix: 'blogs:rl:',
       },
       jobs: { enabled: false, webhookAllowedHosts: ['receiver.test', '::1'] },
-      cache: { maxAge: 30, sharedMaxAge: 600, purgeUrls: ['http://varnish/', 'https://purge.example/cdn/'] },
+      cache: {
+        maxAge: 30,
+        sharedMaxAge: 600,
+        purgeUrls: ['http://varnish/', 'https://purge.example/cdn/'],
+        purgeToken: 'c'.repeat(40),
+      },
     });
   });
 
@@ -103,6 +109,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
   it('lists every variable of every namespace once, sorted', () => {
     expect(ENVIRONMENT_VARIABLES).toEqual([
       'CACHE_MAX_AGE',
+      'CACHE_PURGE_TOKEN',
       'CACHE_PURGE_URLS',
       'CACHE_SHARED_MAX_AGE',
       'CORS_ORIGINS',

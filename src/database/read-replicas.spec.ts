@@ -93,8 +93,9 @@ describe('ReadReplicas', () => {
     jest.useRealTimers();
   });
 
-  it('checks every quarter of the lag bound, between 50 ms and 1 s', () => {
+  it('checks every quarter of the lag bound, between 50 ms and 1 s; a serving replica is at most two checks more behind', () => {
     expect(replicas.checkIntervalMs).toBe(250);
+    expect(replicas.lagBoundMs).toBe(1_500);
   });
 
   it('reads from a replica that has replayed the primary, and lists each replica in the order given', async () => {
@@ -178,5 +179,19 @@ describe('ReadReplicas', () => {
     await replicas.onApplicationShutdown();
     expect(primaryProbe.end).toHaveBeenCalled();
     expect(replica.end).toHaveBeenCalled();
+  });
+});
+
+describe('ReadReplicas.lagBoundMs without replicas', () => {
+  it('is 0: every read is on the primary', async () => {
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        ReadReplicas,
+        { provide: getDataSourceToken(), useValue: {} },
+        { provide: databaseConfig.KEY, useValue: { readUrls: [], readMaxLagMs: 1_000 } },
+      ],
+    }).compile();
+
+    expect(moduleRef.get(ReadReplicas).lagBoundMs).toBe(0);
   });
 });

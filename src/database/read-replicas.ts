@@ -79,6 +79,14 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy, On
     }));
   }
 
+  /**
+   * How far behind the primary a read of a serving replica can be, in ms: `DATABASE_READ_MAX_LAG_MS` plus two checks
+   * (the lag grows between them); 0 without replicas.
+   */
+  get lagBoundMs(): number {
+    return this.replicas.length === 0 ? 0 : this.config.readMaxLagMs + 2 * this.checkIntervalMs;
+  }
+
   /** How often each replica's replay position is compared with the primary's, in ms. */
   get checkIntervalMs(): number {
     return Math.min(Math.max(Math.round(this.config.readMaxLagMs / 4), 50), 1_000);

@@ -2,6 +2,10 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CachePurger, keyLines, PURGE_KEYS_LENGTH } from './cache-purger';
 
+const TOKEN = 'purge-token-0123456789abcdefghijklmnop';
+const purger = (purgeToken?: string) =>
+  new CachePurger({ maxAge: 0, sharedMaxAge: 60, purgeUrls: [], ...(purgeToken ? { purgeToken } : {}) });
+
 describe('keyLines', () => {
   it.each<[string, string[], number[]]>([
     ['none', [], []],
@@ -41,8 +45,11 @@ describe('CachePurger', () => {
     answers = [];
   });
 
-  it('sends PURGE to the base URL with the keys in Surrogate-Key', async () => {
-    await expect(new CachePurger().purge(url, ['blog-1', 'blogs'])).resolves.toEqual({ sent: 1, error: null });
+  it.each([
+    ['without CACHE_PURGE_TOKEN: no credentials', undefined, undefined],
+    ['with CACHE_PURGE_TOKEN: it as a bearer token', TOKEN, `Bearer ${TOKEN}`],
+  ])('sends PURGE to the base URL with the keys in Surrogate-Key; %s', async (_name, token, authorization) => {
+    await expect(purger(token).purge(url, ['blog-1', 'blogs'])).resolves.toEqual({ sent: 1, error: null });
 
     expect(received).toEqual([
       expect.objectContaining({
@@ -51,6 +58,7 @@ describe('CachePurger', () => {
         headers: expect.objectContaining({ 'surrogate-key': 'blog-1 blogs' }),
       }),
     ]);
+    expect(received[0].headers.authorization).toBe(authorization);
   });
 
   it.each([
@@ -60,7 +68,7 @@ describe('CachePurger', () => {
     answers = [...statuses];
     const keys = Array.from({ length: 800 }, (_, n) => `blog-${n + 1000}`);
 
-    await expect(new CachePurger().purge(url, keys)).resolves.toEqual({ sent, error });
+    await expect(purger().purge(url, keys)).resolves.toEqual({ sent, error });
     expect(received).toHaveLength(requests);
   });
 
@@ -70,7 +78,7 @@ describe('CachePurger', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
 
-    await expect(new CachePurger().purge(`http://127.0.0.1:${port}/`, ['blogs'])).resolves.toEqual({
+    await expect(purger().purge(`http://127.0.0.1:${port}/`, ['blogs'])).resolves.toEqual({
       sent: 0,
       error: expect.stringMatching(/ECONNREFUSED/),
     });

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { describeFailure } from '../common/describe-failure';
+import { cacheConfig } from '../config/cache.config';
 
 /** Deadline of one purge request, connect and answer together, in ms. */
 export const PURGE_TIMEOUT_MS = 5_000;
@@ -30,10 +32,19 @@ export function keyLines(keys: readonly string[]): string[] {
 
 /**
  * Purges by key: `PURGE <url>` with the keys, space-separated, in `Surrogate-Key` (the shipped Varnish configuration
- * hands them to `xkey.purge`); redirects are not followed.
+ * hands them to `xkey.purge`), and `Authorization: Bearer <CACHE_PURGE_TOKEN>` when set; redirects are not followed.
  */
 @Injectable()
 export class CachePurger {
+  private readonly headers: Record<string, string>;
+
+  constructor(@Inject(cacheConfig.KEY) config: ConfigType<typeof cacheConfig>) {
+    this.headers = {
+      'User-Agent': 'blog-service-purge',
+      ...(config.purgeToken === undefined ? {} : { Authorization: `Bearer ${config.purgeToken}` }),
+    };
+  }
+
   /** Purges `keys` from the cache at `url`, one request per {@link keyLines} value, stopping at the first refusal. */
   async purge(url: string, keys: readonly string[]): Promise<PurgeResult> {
     let sent = 0;
@@ -49,7 +60,7 @@ export class CachePurger {
     try {
       const response = await fetch(url, {
         method: 'PURGE',
-        headers: { 'Surrogate-Key': keys, 'User-Agent': 'blog-service-purge' },
+        headers: { ...this.headers, 'Surrogate-Key': keys },
         redirect: 'manual',
         signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
       });

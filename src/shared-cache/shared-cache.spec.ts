@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ConfigType } from '@nestjs/config';
 import type { authConfig } from '../config/auth.config';
 import type { CacheConfig } from '../config/cache.config';
+import type { ReadReplicas } from '../database/read-replicas';
 import { NOT_STORED, notStoredByDefault, SharedCache } from './shared-cache';
 
 type Headers = Record<string, string>;
@@ -17,9 +18,10 @@ function exchange(requestHeaders: Headers = {}): { request: Request; response: R
 
 const auth = (readsRequireAuth: boolean) => ({ readsRequireAuth }) as ConfigType<typeof authConfig>;
 const cache = (maxAge: number, sharedMaxAge: number): CacheConfig => ({ maxAge, sharedMaxAge, purgeUrls: [] });
+const replicas = (lagBoundMs: number) => ({ lagBoundMs }) as ReadReplicas;
 
 describe('SharedCache.keep', () => {
-  it.each<[string, CacheConfig, boolean, Headers, Headers]>([
+  it.each<[string, CacheConfig, boolean, Headers, Headers, number?]>([
     [
       'defaults, no Authorization: public, kept a day by shared caches, not by browsers',
       cache(0, 86_400),
@@ -41,13 +43,26 @@ describe('SharedCache.keep', () => {
       {},
       { 'Cache-Control': 'no-cache', Vary: 'Authorization' },
     ],
-    ['a bearer token: untouched', cache(0, 86_400), false, { authorization: 'Bearer x' }, {}],
+    [
+      'replicas serve reads: how far behind they can be',
+      cache(0, 86_400),
+      false,
+      {},
+      {
+        'Cache-Control': 'public, max-age=0, s-maxage=86400',
+        'Surrogate-Key': 'blog-1 blogs',
+        'Read-Lag-Bound': '1500',
+        Vary: 'Authorization',
+      },
+      1500,
+    ],
+    ['a bearer token: untouched', cache(0, 86_400), false, { authorization: 'Bearer x' }, {}, 1500],
     ['an invalid Authorization: untouched', cache(0, 86_400), false, { authorization: 'Basic' }, {}],
     ['READS_REQUIRE_AUTH=true: untouched', cache(0, 86_400), true, {}, {}],
-  ])('%s', (_name, config, readsRequireAuth, requestHeaders, expected) => {
+  ])('%s', (_name, config, readsRequireAuth, requestHeaders, expected, lagBoundMs = 0) => {
     const { request, response, headers } = exchange(requestHeaders);
 
-    new SharedCache(config, auth(readsRequireAuth)).keep(request, response, 'blog-1 blogs');
+    new SharedCache(config, auth(readsRequireAuth), replicas(lagBoundMs)).keep(request, response, 'blog-1 blogs');
 
     expect(headers).toStrictEqual(expected);
   });

@@ -25,9 +25,11 @@ describe('TagsController', () => {
         { provide: TagsService, useValue: service },
         {
           provide: SharedCache,
-          useValue: new SharedCache({ maxAge: 0, sharedMaxAge: 60, purgeUrls: [] }, {
-            readsRequireAuth: false,
-          } as never),
+          useValue: new SharedCache(
+            { maxAge: 0, sharedMaxAge: 60, purgeUrls: [] },
+            { readsRequireAuth: false } as never,
+            { lagBoundMs: 0 } as never,
+          ),
         },
       ],
     }).compile();

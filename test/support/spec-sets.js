@@ -32,12 +32,14 @@ const WAITING_SPECS = [
   'webhooks-reliability',
   'cache-faults',
   'cache-varnish',
+  'cache-replicas',
   'webhooks',
   'cache-purge',
   'swagger-ui',
 ];
 const ENGINE_FREE_SPECS = [
   'cache-faults',
+  'cache-replicas',
   'cache-varnish',
   'compression',
   'jwks',

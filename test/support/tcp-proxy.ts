@@ -12,7 +12,8 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private readonly pairs = new Set<[Socket, Socket]>();
 
-  constructor(private readonly target: { host: string; port: number }) {}
+  /** `target.localAddress`: the address the proxy connects from (127.0.0.2: another host, as the server sees it). */
+  constructor(private readonly target: { host: string; port: number; localAddress?: string }) {}
 
   get listening(): boolean {
     return this.server !== undefined;
@@ -62,7 +63,7 @@ export class TcpProxy {
   private accept(client: Socket): void {
     this.track(client);
     if (this.mode === 'blackhole') return; // accepted, never read, never answered
-    const upstream = connect(this.target.port, this.target.host);
+    const upstream = connect(this.target);
     this.track(upstream);
     const pair: [Socket, Socket] = [client, upstream];
     this.pairs.add(pair);

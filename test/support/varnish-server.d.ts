@@ -17,6 +17,8 @@ export function startVarnish(options: {
   backendPort: number;
   backendHost?: string;
   port?: number;
+  /** Added to varnishd's environment, e.g. `CACHE_PURGE_TOKEN`. */
+  env?: Record<string, string>;
 }): Promise<VarnishServer>;
 export function varnishAvailable(): boolean;
 /** Why the shipped VCL cannot run here (no varnishd, or no xkey module), or `undefined`. */

@@ -68,10 +68,11 @@ function varnishUnavailableReason() {
 /**
  * Starts varnishd in the foreground on 127.0.0.1:`port` (a free one by default) with the shipped VCL in front of
  * `backendHost:backendPort`; resolves once it answers. `stop()` ends it (its cache with it), `start()` starts it again
- * on the same port, `close()` stops it and removes its directory.
- * @param {{ backendPort: number, backendHost?: string, port?: number }} options
+ * on the same port, `close()` stops it and removes its directory. `env` is added to varnishd's environment (the VCL
+ * reads CACHE_PURGE_TOKEN there).
+ * @param {{ backendPort: number, backendHost?: string, port?: number, env?: Record<string, string> }} options
  */
-async function startVarnish({ backendPort, backendHost = '127.0.0.1', port }) {
+async function startVarnish({ backendPort, backendHost = '127.0.0.1', port, env = {} }) {
   if (!varnishAvailable())
     throw new Error('varnishd is not installed (Debian: apt-get install varnish varnish-modules)');
   const listen = port ?? (await freePort());
@@ -88,7 +89,7 @@ async function startVarnish({ backendPort, backendHost = '127.0.0.1', port }) {
     child = spawn(
       'varnishd',
       ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${listen}`, '-f', vcl, '-s', 'malloc,64m', '-T', '127.0.0.1:0'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CACHE_PURGE_TOKEN: '', ...env } },
     );
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
