@@ -3,7 +3,13 @@ import { canonicalPathOf, matchedRouteOf } from './matched-route';
 
 /** A request Express routed to `template` with `params`, at `path`. */
 const routed = (path: string, template?: string, params: Record<string, string> = {}) =>
-  ({ url: path, path, baseUrl: '', params, ...(template && { route: { path: template } }) }) as IncomingMessage & {
+  ({
+    url: path,
+    path,
+    baseUrl: '',
+    params,
+    ...(template && { route: { path: template } }),
+  }) as unknown as IncomingMessage & {
     path: string;
     params: Record<string, string>;
   };
