@@ -41,6 +41,15 @@ function statementsOf(visibility: BlogVisibility) {
     },
     /** Blog $1, its comment count and $2 of its comments after $3 of them. */
     pageAtOffset: { name: 'comments.page', text: page('', 'LIMIT $2 OFFSET $3') },
+    /**
+     * Blog $1, its comment count and its first `rows` comments: `rows` is written into the text, one statement per
+     * page size, since with `LIMIT $n` PostgreSQL prices the generic plan for a tenth of the blog's comments and plans
+     * every request anew (docs/performance.md, "A blog's first comments").
+     */
+    firstPage: (rows: number): PreparedStatement => ({
+      name: `comments.first-page.${rows}`,
+      text: page('', `LIMIT ${Math.trunc(rows)}`),
+    }),
     /** Blog $1, its comment count and $2 of its comments after the one created at $3 with id $4. */
     pageAfter: {
       name: 'comments.page-after',
@@ -55,7 +64,7 @@ function statementsOf(visibility: BlogVisibility) {
       text: `DELETE FROM "comments" c USING "blogs" b WHERE c."id" = $1 AND b."id" = c."blog_id"
         AND ($2::text IS NULL OR c."owner_sub" = $2 OR b."owner_sub" = $2) AND ${visibility.condition('b', '$2', '$3')}`,
     },
-  } satisfies Record<string, PreparedStatement>;
+  } satisfies Record<string, PreparedStatement | ((rows: number) => PreparedStatement)>;
 }
 
 /** The foreign keys a comment's insert meets when its blog is deleted meanwhile (its own, its counter's). */
@@ -108,6 +117,8 @@ type ReadSource = 'replica' | 'primary';
 @Injectable()
 export class CommentsRepository {
   private readonly statements: ReturnType<typeof statementsOf>;
+  /** The first-page statements by rows read, made when first used. */
+  private readonly firstPages = new Map<number, PreparedStatement>();
 
   constructor(
     private readonly sql: StatementRunner,
@@ -146,9 +157,11 @@ export class CommentsRepository {
   /** A page of blog `blogId`'s comments, oldest first (`createdAt`, then `id`), its exact total and the blog. */
   async findPage(blogId: number, { limit, offset, after }: CommentPageQuery): Promise<CommentPage> {
     const { rows } =
-      after === undefined
-        ? await this.sql.onReplica<Row>(this.statements.pageAtOffset, [blogId, limit + 1, offset])
-        : await this.sql.onReplica<Row>(this.statements.pageAfter, [blogId, limit + 1, after.value, after.id]);
+      after !== undefined
+        ? await this.sql.onReplica<Row>(this.statements.pageAfter, [blogId, limit + 1, after.value, after.id])
+        : offset === 0
+          ? await this.sql.onReplica<Row>(this.firstPage(limit + 1), [blogId])
+          : await this.sql.onReplica<Row>(this.statements.pageAtOffset, [blogId, limit + 1, offset]);
     if (rows.length === 0) return { blog: null, items: [], total: 0, more: false };
     // A blog without comments (or a page past them) is the LEFT JOIN's one row without a comment.
     const items = rows.filter((row) => row.id !== null).map(commentOf);
@@ -158,6 +171,16 @@ export class CommentsRepository {
       total: Number(rows[0].total),
       more: items.length > limit,
     };
+  }
+
+  /** The statement of a first page of `rows` rows, made once. */
+  private firstPage(rows: number): PreparedStatement {
+    let statement = this.firstPages.get(rows);
+    if (statement === undefined) {
+      statement = this.statements.firstPage(rows);
+      this.firstPages.set(rows, statement);
+    }
+    return statement;
   }
 
   /**

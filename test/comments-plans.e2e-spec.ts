@@ -1,0 +1,108 @@
+import { DataSource, Logger } from 'typeorm';
+import { BlogVisibility } from '../src/blogs/blog-visibility';
+import { StatementRunner } from '../src/database/statement-runner';
+import { CommentsRepository } from '../src/comments/comments.repository';
+import { bulkSeed } from './support/bulk-seed';
+import { useRepositoryModule } from './support/repository-module';
+
+// The page statements of a blog's comments over one blog's 10,000 (docs/performance.md, "A blog's first comments"):
+// the first page reads its rows through the index in page order and stops there, and PostgreSQL keeps its generic plan.
+
+type Statement = { readonly sql: string; readonly parameters: readonly unknown[] };
+
+/** Keeps the statements run, for EXPLAIN. */
+class StatementRecorder implements Logger {
+  readonly statements: Statement[] = [];
+  logQuery(sql: string, parameters: unknown[] = []): void {
+    this.statements.push({ sql, parameters });
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+/** A plan node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Index Name'?: string;
+  readonly 'Actual Rows'?: number;
+  readonly Plans?: PlanNode[];
+}
+
+/** Every node of `plan`, depth first. */
+const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+
+describe("a blog's comment pages and their plans (e2e)", () => {
+  const recorder = new StatementRecorder();
+  const db = useRepositoryModule(recorder);
+  let dataSource: DataSource;
+  let comments: CommentsRepository;
+  let blogId: number;
+
+  beforeAll(async () => {
+    dataSource = db.dataSource;
+    comments = new CommentsRepository(db.moduleRef.get(StatementRunner), new BlogVisibility());
+    const blogs = await dataSource.query<{ id: number }[]>(
+      `INSERT INTO blogs (title, content, author, owner_sub, published_at)
+       SELECT 'blog ' || n, 'text', 'author', 'owner', now() - interval '1 day' FROM generate_series(1, 5) n RETURNING id`,
+    );
+    blogId = blogs[0].id;
+    for (const { id } of blogs) {
+      await bulkSeed(
+        dataSource,
+        id === blogId ? 10_000 : 2_000,
+        `INSERT INTO comments (blog_id, author, body, owner_sub, created_at)
+         SELECT $3, 'reader', 'comment ' || n, 'reader', timestamptz '2025-01-01T00:00:00Z' + n * interval '1 second'
+         FROM generate_series($1::int, $2::int) n`,
+        [id],
+      );
+    }
+    // As autovacuum leaves them.
+    await dataSource.query('VACUUM ANALYZE comments, comment_counts, blogs');
+  });
+
+  /** The statement `findPage` sends for the first page of `limit`. */
+  async function firstPageStatement(limit: number): Promise<Statement> {
+    recorder.statements.length = 0;
+    const page = await comments.findPage(blogId, { limit, offset: 0 });
+    expect([page.items.length, page.total, page.more]).toEqual([limit, 10_000, true]);
+    expect(recorder.statements).toHaveLength(1);
+    return recorder.statements[0];
+  }
+
+  it.each([1, 10, 100])(
+    'the first page of %d reads that many comments and one more, through the index',
+    async (limit) => {
+      const { sql, parameters } = await firstPageStatement(limit);
+      expect(sql).not.toMatch(/OFFSET/);
+
+      const rows = await dataSource.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        [...parameters],
+      );
+
+      const scans = nodesOf(rows[0]['QUERY PLAN'][0].Plan).filter((node) => node['Node Type'].includes('Scan'));
+      const commentScans = scans.filter((node) => node['Index Name'] === 'IDX_comments_blog_id_created_at_id');
+      expect(commentScans.map((node) => node['Actual Rows'])).toEqual([limit + 1]);
+      expect(scans.filter((node) => node['Node Type'] === 'Seq Scan' && node['Actual Rows']! > 100)).toEqual([]);
+    },
+  );
+
+  it('keeps its generic plan: the page is not planned anew on each request', async () => {
+    const { sql, parameters } = await firstPageStatement(10);
+    const counts = await dataSource.transaction(async (manager) => {
+      await manager.query(`PREPARE comments_first_page AS ${sql}`);
+      for (let i = 0; i < 10; i += 1)
+        await manager.query(`EXECUTE comments_first_page(${parameters.map(Number).join(', ')})`);
+      const [row] = await manager.query<{ generic: number; custom: number }[]>(
+        `SELECT generic_plans::int AS "generic", custom_plans::int AS "custom"
+         FROM pg_prepared_statements WHERE name = 'comments_first_page'`,
+      );
+      await manager.query('DEALLOCATE comments_first_page');
+      return row;
+    });
+    expect(counts).toEqual({ generic: 5, custom: 5 });
+  });
+});
