@@ -70,25 +70,6 @@ describe('JsonBodyPipe', () => {
   });
 
   it.each([
-    [{ title: ['a', 'b'] }, ['title must be given at most once; the query repeats it']],
-    [
-      { title: ['a', 'a'], text: ['b', 'c'] },
-      ['title', 'text'].map((k) => `${k} must be given at most once; the query repeats it`),
-    ],
-  ])('rejects the repeated query parameters of %j, naming each', (value, messages) => {
-    const error = thrown(value, { type: 'query', metatype: NoteDto });
-    expect(error).toBeInstanceOf(BadRequestException);
-    expect((error as BadRequestException).getResponse()).toMatchObject({ message: messages });
-  });
-
-  it.each([{ title: 'a' }, { other: ['a', 'b'] }])(
-    "passes the query %j on (an unknown one is ValidationPipe's)",
-    (value) => {
-      expect(pipe.transform(value, { type: 'query', metatype: NoteDto })).toBe(value);
-    },
-  );
-
-  it.each([
     [MAX_BODY_PROPERTIES, 'passes'],
     [MAX_BODY_PROPERTIES + 1, 'rejects'],
   ])('a body of %d properties: %s the bound', (count, verdict) => {

@@ -19,8 +19,6 @@ const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 /**
  * Global pipe, before `ValidationPipe`, for `@Body()` and query objects.
- * @throws BadRequestException (400) naming a query parameter of the DTO given more than once (Express's query parser
- *   makes it an array); an unknown one is left to `ValidationPipe` ("should not exist").
  * @throws UnsupportedMediaTypeException (415) for a body not read as UTF-8 JSON.
  * @throws BadRequestException (400) for an empty or non-object body, more than {@link MAX_BODY_PROPERTIES}
  *   properties, nesting deeper than {@link MAX_BODY_DEPTH}, or a `__proto__`, `constructor` or `prototype` key.
@@ -28,7 +26,7 @@ const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type === 'query') return rejectRepeatedParameters(rejectReservedKeys(value), metadata.metatype);
+    if (metadata.type === 'query') return rejectReservedKeys(value);
     if (metadata.type !== 'body') return value;
     // A `@Body()` without `@JsonBody()`: the body was not read.
     if (value === undefined) throw unsupportedMediaType(bodyMediaTypes(undefined));
@@ -89,16 +87,6 @@ export function nestingDepth(value: unknown, limit: number): number {
     }
   }
   return deepest;
-}
-
-/** `query` unchanged when no parameter `dto` validates is repeated. @throws BadRequestException naming each repeated one. */
-function rejectRepeatedParameters(query: unknown, dto: ArgumentMetadata['metatype']): unknown {
-  if (typeof query !== 'object' || query === null || !Object.values(query).some(Array.isArray)) return query;
-  const repeated = validatedProperties(dto).filter((key) => Array.isArray((query as Record<string, unknown>)[key]));
-  if (repeated.length > 0) {
-    throw new BadRequestException(repeated.map((key) => `${key} must be given at most once; the query repeats it`));
-  }
-  return query;
 }
 
 function rejectReservedKeys(value: unknown): unknown {
