@@ -18,9 +18,12 @@ export function matchedRouteOf(request: IncomingMessage): string | undefined {
  * `/api/blogs`); the request's own path when no handler matched.
  */
 export function canonicalPathOf(
-  request: IncomingMessage & { path?: string; params?: Record<string, unknown> },
+  request: IncomingMessage & { path?: string; params?: Record<string, string | string[] | undefined> },
 ): string {
   const template = matchedRouteOf(request);
   if (template === undefined) return request.path ?? request.url ?? '';
-  return template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(request.params?.[name] ?? '')));
+  return template.replace(/:(\w+)/g, (_, name: string) => {
+    const value = request.params?.[name] ?? '';
+    return encodeURIComponent(Array.isArray(value) ? value.join('/') : value);
+  });
 }
