@@ -1,27 +1,13 @@
-import { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { BlogVisibility } from '../src/blogs/blog-visibility';
 import { StatementRunner } from '../src/database/statement-runner';
 import { CommentsRepository } from '../src/comments/comments.repository';
 import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
+import { RecordedStatement, StatementRecorder } from './support/statement-recorder';
 
 // The page statements of a blog's comments over one blog's 10,000 (docs/performance.md, "A blog's first comments"):
 // the first page reads its rows through the index in page order and stops there, and PostgreSQL keeps its generic plan.
-
-type Statement = { readonly sql: string; readonly parameters: readonly unknown[] };
-
-/** Keeps the statements run, for EXPLAIN. */
-class StatementRecorder implements Logger {
-  readonly statements: Statement[] = [];
-  logQuery(sql: string, parameters: unknown[] = []): void {
-    this.statements.push({ sql, parameters });
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 /** A plan node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
 interface PlanNode {
@@ -64,7 +50,7 @@ describe("a blog's comment pages and their plans (e2e)", () => {
   });
 
   /** The statement `findPage` sends for the first page of `limit`. */
-  async function firstPageStatement(limit: number): Promise<Statement> {
+  async function firstPageStatement(limit: number): Promise<RecordedStatement> {
     recorder.statements.length = 0;
     const page = await comments.findPage(blogId, { limit, offset: 0 });
     expect([page.items.length, page.total, page.more]).toEqual([limit, 10_000, true]);
