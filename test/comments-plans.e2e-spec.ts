@@ -1,13 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { BlogVisibility } from '../src/blogs/blog-visibility';
 import { StatementRunner } from '../src/database/statement-runner';
+import type { CommentListPosition } from '../src/comments/comment-list-cursor';
 import { CommentsRepository } from '../src/comments/comments.repository';
 import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
 import { RecordedStatement, StatementRecorder } from './support/statement-recorder';
 
 // The page statements of a blog's comments over one blog's 10,000 (docs/performance.md, "A blog's first comments"):
-// the first page reads its rows through the index in page order and stops there, and PostgreSQL keeps its generic plan.
+// the first page and a cursor's read their rows through the index in page order and stop there, and PostgreSQL keeps
+// their generic plans.
 
 /** A plan node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
 interface PlanNode {
@@ -49,19 +51,33 @@ describe("a blog's comment pages and their plans (e2e)", () => {
     await dataSource.query('VACUUM ANALYZE comments, comment_counts, blogs');
   });
 
-  /** The statement `findPage` sends for the first page of `limit`. */
-  async function firstPageStatement(limit: number): Promise<RecordedStatement> {
+  /** The 5,000th of the blog's comments, where the cursor's page starts. */
+  async function middle(): Promise<CommentListPosition> {
+    const [row] = await dataSource.query<{ id: number; created_at: Date }[]>(
+      `SELECT "id", "created_at" FROM "comments" WHERE "blog_id" = $1 ORDER BY "created_at", "id" OFFSET 4999 LIMIT 1`,
+      [blogId],
+    );
+    return { id: row.id, value: new Date(row.created_at) };
+  }
+
+  /** The statement `findPage` sends for the page of `limit` (the first, or after `after`). */
+  async function pageStatement(limit: number, after?: CommentListPosition): Promise<RecordedStatement> {
     recorder.statements.length = 0;
-    const page = await comments.findPage(blogId, { limit, offset: 0 });
+    const page = await comments.findPage(blogId, { limit, offset: 0, after });
     expect([page.items.length, page.total, page.more]).toEqual([limit, 10_000, true]);
     expect(recorder.statements).toHaveLength(1);
     return recorder.statements[0];
   }
 
-  it.each([1, 10, 100])(
-    'the first page of %d reads that many comments and one more, through the index',
-    async (limit) => {
-      const { sql, parameters } = await firstPageStatement(limit);
+  /** A parameter as an SQL literal, for EXECUTE. */
+  const literal = (value: unknown): string => (value instanceof Date ? `'${value.toISOString()}'` : String(value));
+
+  describe.each([
+    ['the first page', false],
+    ["a cursor's page", true],
+  ])('%s', (_name, cursor) => {
+    it.each([1, 10, 100])('of %d reads that many comments and one more, through the index', async (limit) => {
+      const { sql, parameters } = await pageStatement(limit, cursor ? await middle() : undefined);
       expect(sql).not.toMatch(/OFFSET/);
 
       const rows = await dataSource.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
@@ -73,22 +89,22 @@ describe("a blog's comment pages and their plans (e2e)", () => {
       const commentScans = scans.filter((node) => node['Index Name'] === 'IDX_comments_blog_id_created_at_id');
       expect(commentScans.map((node) => node['Actual Rows'])).toEqual([limit + 1]);
       expect(scans.filter((node) => node['Node Type'] === 'Seq Scan' && node['Actual Rows']! > 100)).toEqual([]);
-    },
-  );
-
-  it('keeps its generic plan: the page is not planned anew on each request', async () => {
-    const { sql, parameters } = await firstPageStatement(10);
-    const counts = await dataSource.transaction(async (manager) => {
-      await manager.query(`PREPARE comments_first_page AS ${sql}`);
-      for (let i = 0; i < 10; i += 1)
-        await manager.query(`EXECUTE comments_first_page(${parameters.map(Number).join(', ')})`);
-      const [row] = await manager.query<{ generic: number; custom: number }[]>(
-        `SELECT generic_plans::int AS "generic", custom_plans::int AS "custom"
-         FROM pg_prepared_statements WHERE name = 'comments_first_page'`,
-      );
-      await manager.query('DEALLOCATE comments_first_page');
-      return row;
     });
-    expect(counts).toEqual({ generic: 5, custom: 5 });
+
+    it('keeps its generic plan: the page is not planned anew on each request', async () => {
+      const { sql, parameters } = await pageStatement(10, cursor ? await middle() : undefined);
+      const counts = await dataSource.transaction(async (manager) => {
+        await manager.query(`PREPARE comments_page AS ${sql}`);
+        for (let i = 0; i < 10; i += 1)
+          await manager.query(`EXECUTE comments_page(${parameters.map(literal).join(', ')})`);
+        const [row] = await manager.query<{ generic: number; custom: number }[]>(
+          `SELECT generic_plans::int AS "generic", custom_plans::int AS "custom"
+           FROM pg_prepared_statements WHERE name = 'comments_page'`,
+        );
+        await manager.query('DEALLOCATE comments_page');
+        return row;
+      });
+      expect(counts).toEqual({ generic: 5, custom: 5 });
+    });
   });
 });

@@ -42,19 +42,18 @@ function statementsOf(visibility: BlogVisibility) {
     /** Blog $1, its comment count and $2 of its comments after $3 of them. */
     pageAtOffset: { name: 'comments.page', text: page('', 'LIMIT $2 OFFSET $3') },
     /**
-     * Blog $1, its comment count and its first `rows` comments: `rows` is written into the text, one statement per
-     * page size, since with `LIMIT $n` PostgreSQL prices the generic plan for a tenth of the blog's comments and plans
-     * every request anew (docs/performance.md, "A blog's first comments").
+     * Blog $1, its comment count and its first `rows` comments, or (`after`) its `rows` comments after the one created
+     * at $2 with id $3. `rows` is written into the text, one statement per page size: with `LIMIT $n` PostgreSQL prices
+     * the generic plan for a tenth of the blog's comments and plans every request anew (docs/performance.md, "A blog's
+     * first comments").
      */
-    firstPage: (rows: number): PreparedStatement => ({
-      name: `comments.first-page.${rows}`,
-      text: page('', `LIMIT ${Math.trunc(rows)}`),
+    pageOf: (rows: number, after: boolean): PreparedStatement => ({
+      name: `comments.${after ? 'page-after' : 'first-page'}.${rows}`,
+      text: page(
+        after ? ` AND (c."created_at", c."id") > ($2::timestamptz, $3::int4)` : '',
+        `LIMIT ${Math.trunc(rows)}`,
+      ),
     }),
-    /** Blog $1, its comment count and $2 of its comments after the one created at $3 with id $4. */
-    pageAfter: {
-      name: 'comments.page-after',
-      text: page(` AND (c."created_at", c."id") > ($3::timestamptz, $4::int4)`, 'LIMIT $2'),
-    },
     /**
      * Deletes comment $1 when reader $2 ({@link BlogVisibility.reader}) may read its blog at $3 and owns the comment
      * or the blog; $2 null (an admin): any comment.
@@ -64,7 +63,7 @@ function statementsOf(visibility: BlogVisibility) {
       text: `DELETE FROM "comments" c USING "blogs" b WHERE c."id" = $1 AND b."id" = c."blog_id"
         AND ($2::text IS NULL OR c."owner_sub" = $2 OR b."owner_sub" = $2) AND ${visibility.condition('b', '$2', '$3')}`,
     },
-  } satisfies Record<string, PreparedStatement | ((rows: number) => PreparedStatement)>;
+  } satisfies Record<string, PreparedStatement | ((rows: number, after: boolean) => PreparedStatement)>;
 }
 
 /** The foreign keys a comment's insert meets when its blog is deleted meanwhile (its own, its counter's). */
@@ -117,8 +116,8 @@ type ReadSource = 'replica' | 'primary';
 @Injectable()
 export class CommentsRepository {
   private readonly statements: ReturnType<typeof statementsOf>;
-  /** The first-page statements by rows read, made when first used. */
-  private readonly firstPages = new Map<number, PreparedStatement>();
+  /** The page statements by rows read and keyset ({@link pageStatement}), made when first used. */
+  private readonly pages = new Map<string, PreparedStatement>();
 
   constructor(
     private readonly sql: StatementRunner,
@@ -158,9 +157,9 @@ export class CommentsRepository {
   async findPage(blogId: number, { limit, offset, after }: CommentPageQuery): Promise<CommentPage> {
     const { rows } =
       after !== undefined
-        ? await this.sql.onReplica<Row>(this.statements.pageAfter, [blogId, limit + 1, after.value, after.id])
+        ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, true), [blogId, after.value, after.id])
         : offset === 0
-          ? await this.sql.onReplica<Row>(this.firstPage(limit + 1), [blogId])
+          ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, false), [blogId])
           : await this.sql.onReplica<Row>(this.statements.pageAtOffset, [blogId, limit + 1, offset]);
     if (rows.length === 0) return { blog: null, items: [], total: 0, more: false };
     // A blog without comments (or a page past them) is the LEFT JOIN's one row without a comment.
@@ -173,12 +172,13 @@ export class CommentsRepository {
     };
   }
 
-  /** The statement of a first page of `rows` rows, made once. */
-  private firstPage(rows: number): PreparedStatement {
-    let statement = this.firstPages.get(rows);
+  /** The statement of a first page (or, `after`, a cursor's page) of `rows` rows, made once. */
+  private pageStatement(rows: number, after: boolean): PreparedStatement {
+    const key = `${rows}:${after}`;
+    let statement = this.pages.get(key);
     if (statement === undefined) {
-      statement = this.statements.firstPage(rows);
-      this.firstPages.set(rows, statement);
+      statement = this.statements.pageOf(rows, after);
+      this.pages.set(key, statement);
     }
     return statement;
   }
