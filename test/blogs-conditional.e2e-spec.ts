@@ -241,8 +241,14 @@ describe('conditional requests: ETag, If-Match, If-None-Match (e2e)', () => {
   describe('PUT /api/v1/blogs/:id with If-None-Match', () => {
     it('* → 412 (the blog exists), the current tag → 412, another tag → 200', async () => {
       const { blog, etag } = await create();
-      expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-None-Match': '*' }), 412);
-      expectJsonError(await put(blog.id, distinctBlogInput(), { 'If-None-Match': `W/${etag}` }), 412);
+      const exists = await put(blog.id, distinctBlogInput(), { 'If-None-Match': '*' });
+      expectJsonError(exists, 412);
+      expect(exists.body.message).toBe(
+        `Blog ${blog.id} exists (If-None-Match: *): the precondition holds only where there is no blog`,
+      );
+      const changed = await put(blog.id, distinctBlogInput(), { 'If-None-Match': `W/${etag}` });
+      expectJsonError(changed, 412);
+      expect(changed.body.message).toMatch(new RegExp(`^Blog ${blog.id} has changed: `));
       await expect(versionOf(blog.id)).resolves.toBe(1);
       await put(blog.id, distinctBlogInput(), { 'If-None-Match': '"0-0"' }).expect(200);
       await expect(versionOf(blog.id)).resolves.toBe(2);

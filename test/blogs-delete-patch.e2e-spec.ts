@@ -453,13 +453,18 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
       });
 
       it.each([
-        ['If-Match with the weak form of the current tag', (etag: string) => ({ 'If-Match': `W/${etag}` })],
-        ['If-Match with the tag of another blog', () => ({ 'If-Match': '"1-1"' })],
-        ['If-None-Match with the current tag', (etag: string) => ({ 'If-None-Match': etag })],
-        ['If-None-Match: *', () => ({ 'If-None-Match': '*' })],
-      ])('%s: 412 and nothing changed', async (_name, headers) => {
+        [
+          'If-Match with the weak form of the current tag',
+          (etag: string) => ({ 'If-Match': `W/${etag}` }),
+          'has changed',
+        ],
+        ['If-Match with the tag of another blog', () => ({ 'If-Match': '"1-1"' }), 'has changed'],
+        ['If-None-Match with the current tag', (etag: string) => ({ 'If-None-Match': etag }), 'has changed'],
+        ['If-None-Match: *', () => ({ 'If-None-Match': '*' }), 'exists (If-None-Match: *)'],
+      ])('%s: 412 and nothing changed; the message says the blog %s', async (_name, headers, reason) => {
         const { blog, etag } = await create();
-        await expectRefused(() => patch(blog.id, { title: 'no' }, { headers: headers(etag) }), 412);
+        const res = await expectRefused(() => patch(blog.id, { title: 'no' }, { headers: headers(etag) }), 412);
+        expect(res.body.message).toMatch(new RegExp(`^Blog ${blog.id} ${reason.replace(/[()*]/g, '\\$&')}`));
       });
 
       it('If-Match: * and If-None-Match with another tag: 200', async () => {

@@ -1,30 +1,16 @@
 /**
  * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
  */
-import { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { BlogListQuery, BlogsRepository } from '../src/blogs/blogs.repository';
 import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
+import { RecordedStatement, StatementRecorder } from './support/statement-recorder';
 
 // The list statements the repository builds, and the indexes that can serve them: each filter and
 // order has an index of its own (migration AddBlogListIndexes). With sequential scans priced out,
 // the plan of each statement must name the index meant for it; a statement that no index matches
 // (e.g. a title order without COLLATE "C") falls back to another scan and fails here.
-
-type Statement = { readonly sql: string; readonly parameters: readonly unknown[] };
-
-/** Keeps the statements TypeORM runs, for EXPLAIN. */
-class StatementRecorder implements Logger {
-  readonly statements: Statement[] = [];
-  logQuery(sql: string, parameters: unknown[] = []): void {
-    this.statements.push({ sql, parameters });
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 /** Stands for the index of the primary key of `blogs`, whatever TypeORM named it. */
 const PRIMARY_KEY = 'the primary key';
@@ -52,7 +38,7 @@ describe('list statements and their indexes (e2e)', () => {
   });
 
   /** The first statement `findList` runs for `query` (the first page of published blogs, newest first, by default). */
-  async function statementOf(query: Partial<BlogListQuery>): Promise<Statement> {
+  async function statementOf(query: Partial<BlogListQuery>): Promise<RecordedStatement> {
     recorder.statements.length = 0;
     await repository.findList({
       filters: {},

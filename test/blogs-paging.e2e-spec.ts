@@ -273,6 +273,11 @@ describe('blogs: list and paging (e2e)', () => {
       ]);
     });
 
+    it.each(['limit', 'offset'])('the message of %s given twice says it is repeated', async (param) => {
+      const res = await t.http.get(`${BLOGS}?${param}=1&${param}=2`).expect(400);
+      expect(res.body.message).toEqual([`${param} must be given at most once; the query repeats it`]);
+    });
+
     it.each([
       ['a leading zero on zero', '00'],
       ['minus zero', '-0'],

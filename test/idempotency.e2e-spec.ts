@@ -127,6 +127,39 @@ describe('Idempotency-Key (e2e)', () => {
       expect(retry.headers['idempotent-replayed']).toBe('true');
     });
 
+    // Express routes paths in any letter case, and /api/… and /v1/… are aliases: all of them name one request.
+    it.each([['/API/V1/BLOGS'], ['/api/blogs'], ['/v1/blogs'], ['/Api/V1/Blogs'], ['/api/v1/blogs']])(
+      'of a create through %s gets the answer of /api/v1/blogs',
+      async (path) => {
+        const key = freshKey();
+        const first = await post(key);
+        expect(first.status).toBe(201);
+        const retry = await t.http.post(path).set('Authorization', auth()).set('Idempotency-Key', key).send(BODY);
+        expect(answerOf(retry)).toEqual(answerOf(first));
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+      },
+    );
+
+    it.each([['/API/V1/BLOGS/{id}/COMMENTS'], ['/api/blogs/{id}/comments'], ['/V1/Blogs/{id}/Comments']])(
+      'of a comment through %s gets the answer of /api/v1/blogs/{id}/comments',
+      async (template) => {
+        const blog = await post(undefined);
+        const id = blog.body.id as number;
+        const key = freshKey();
+        const comment = (path: string): Promise<Response> =>
+          t.http
+            .post(path)
+            .set('Authorization', auth())
+            .set('Idempotency-Key', key)
+            .send({ author: 'Bob', body: 'A comment' });
+        const first = await comment(`${BLOGS}/${id}/comments`);
+        expect(first.status).toBe(201);
+        const retry = await comment(template.replace('{id}', String(id)));
+        expect(answerOf(retry)).toEqual(answerOf(first));
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+      },
+    );
+
     it('of a 409 for a taken slug gets the 409 again after the slug is freed', async () => {
       const holder = await post(undefined, { ...BODY, slug: 'idempotency-taken' });
       const key = freshKey();

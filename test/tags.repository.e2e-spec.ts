@@ -1,13 +1,14 @@
 /**
  * @pgbouncer-and-replica CI runs this spec through PgBouncer and with a read replica too (test/support/spec-sets.js).
  */
-import { DataSource, Logger, QueryRunner } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { StatementRunner } from '../src/database/statement-runner';
 import { tagNames, tagUpsert } from '../src/tags/tag-sql';
 import { TagSort } from '../src/tags/tag-list';
 import { TagsRepository } from '../src/tags/tags.repository';
 import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
+import { StatementRecorder } from './support/statement-recorder';
 import { SeedBlog, seedBlogs as seed } from './support/tag-seed';
 
 // The tag counters are kept by triggers on `blogs` (migration CreateTags); a tag's live count at an instant is its
@@ -312,19 +313,6 @@ describe('TagsRepository on the real database', () => {
   });
 });
 
-/** Keeps the statements the repository runs, for EXPLAIN. */
-class StatementRecorder implements Logger {
-  readonly statements: { sql: string; parameters: unknown[] }[] = [];
-  logQuery(sql: string, parameters: unknown[] = []): void {
-    this.statements.push({ sql, parameters });
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
-
 // The counts come from the counters; of `blogs` a statement reads only the scheduled ones, through the function
 // scheduled_blogs, which reads them through the index on published_at (docs/architecture.md, "Tags").
 describe('tag statements and the blogs they read (e2e)', () => {
@@ -368,7 +356,7 @@ describe('tag statements and the blogs they read (e2e)', () => {
     await read(db.moduleRef.get(TagsRepository));
     expect(recorder.statements).toHaveLength(1);
     const [{ sql, parameters }] = recorder.statements;
-    return scansOf(sql, parameters);
+    return scansOf(sql, [...parameters]);
   }
 
   it.each<[string, (tags: TagsRepository) => Promise<unknown>]>([

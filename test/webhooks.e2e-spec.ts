@@ -3,8 +3,10 @@
  */
 import { Webhook as WebhookVerifier } from 'standardwebhooks';
 import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
+import { StatementRunner, Transaction } from '../src/database/statement-runner';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { useTestApp } from './support/test-app';
+import { E2E_ENV } from './support/test-database';
 import { eventually, ReceivedHook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 // /api/v1/webhooks over HTTP, and deliveries by the job library to receivers on this machine.
@@ -160,6 +162,93 @@ describe('/api/v1/webhooks (e2e)', () => {
       expectJsonError(await t.http.delete(`${WEBHOOKS}/${id}`).set('Authorization', admin()), 404);
       expectJsonError(await t.http.get(`${WEBHOOKS}/${id}/deliveries`).set('Authorization', admin()), 404);
       expectJsonError(await t.http.get(`${WEBHOOKS}/not-a-uuid`).set('Authorization', admin()), 400);
+    });
+    describe('deleted while attempts are recorded', () => {
+      const onServer = process.env[E2E_ENV.serverUrl] ? it : it.skip;
+      const failure = { attemptedAt: new Date(), statusCode: 500, durationMs: 1, error: 'answered 500' } as const;
+
+      /** `n` pending deliveries of `webhookId`, already queued (no job of this app attempts them). */
+      const deliveries = async (webhookId: string, n: number): Promise<string[]> => {
+        const rows = await t.dataSource.query<{ id: string }[]>(
+          `INSERT INTO "webhook_deliveries" ("webhook_id", "event_id", "queued")
+           SELECT $1, n, true FROM generate_series(1, $2::int) n RETURNING "id"::text AS "id"`,
+          [webhookId, n],
+        );
+        return rows.map((row) => row.id);
+      };
+
+      /** Rows of `webhookId` left in the webhook tables. */
+      const leftOver = async (webhookId: string): Promise<number> => {
+        const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+          `SELECT (SELECT count(*) FROM "webhooks" WHERE "id" = $1) + (SELECT count(*) FROM "webhook_deliveries"
+             WHERE "webhook_id" = $1) + (SELECT count(*) FROM "webhook_attempts" WHERE "webhook_id" = $1) AS "n"`,
+          [webhookId],
+        );
+        return Number(n);
+      };
+
+      /** Records attempt 1 of `deliveryId` as failed, as the delivery job does; `beforeLog` runs before its log row. */
+      const settle = (deliveryId: string, beforeLog: () => Promise<void> = () => Promise.resolve()) =>
+        t.app.get(StatementRunner).transaction((transaction) => {
+          const paused: Transaction = {
+            connection: transaction.connection,
+            query: async (statement, values) => {
+              if (statement.name === 'webhooks.log') await beforeLog();
+              return transaction.query(statement, values);
+            },
+          };
+          return t.app.get(WebhooksRepository).settle(paused, deliveryId, 1, 'pending', failure);
+        });
+
+      onServer('PostgreSQL: a delete that waits on attempts being recorded answers 204 once they commit', async () => {
+        const webhook = await register('http://127.0.0.1:9/hook', ['blog.deleted']);
+        const racers = 4; // with the delete and this test's reads, within the pool of 10
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let held = 0;
+        const settled = Promise.all(
+          (await deliveries(webhook.id, racers)).map((id) =>
+            settle(id, () => {
+              held += 1;
+              return released;
+            }),
+          ),
+        );
+        await eventually(() => held === racers, 'every attempt holding its delivery, before its log row');
+        const deleted = t.http
+          .delete(`${WEBHOOKS}/${webhook.id}`)
+          .set('Authorization', admin())
+          .then((res) => res);
+        await eventually(async () => {
+          const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+            `SELECT count(*)::int AS "n" FROM pg_stat_activity
+             WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "query" LIKE 'DELETE FROM "webhooks"%'`,
+          );
+          return n === 1;
+        }, 'the delete waiting on a lock');
+        release();
+
+        expect((await deleted).status).toBe(204);
+        await expect(settled).resolves.toEqual(Array.from({ length: racers }, () => true));
+        await expect(leftOver(webhook.id)).resolves.toBe(0);
+      });
+
+      onServer(
+        'PostgreSQL: deletes released together with attempts being recorded answer 204, and leave nothing',
+        async () => {
+          const webhooks = await Promise.all(Array.from({ length: 5 }, () => register('http://127.0.0.1:9/hook')));
+          const attempts = await Promise.all(webhooks.map((webhook) => deliveries(webhook.id, 3)));
+
+          const [deletes, settles] = await Promise.all([
+            Promise.all(webhooks.map(({ id }) => t.http.delete(`${WEBHOOKS}/${id}`).set('Authorization', admin()))),
+            Promise.allSettled(attempts.flat().map((id) => settle(id))),
+          ]);
+
+          expect(deletes.map((res) => res.status)).toEqual(webhooks.map(() => 204));
+          expect(settles.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+          for (const webhook of webhooks) await expect(leftOver(webhook.id)).resolves.toBe(0);
+        },
+      );
     });
   });
 

@@ -19,6 +19,7 @@ import { requireCaller } from '../auth/jwt-auth.guard';
 import type { Principal } from '../auth/principal';
 import { parseWritePreconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
+import { withEntityTag } from '../common/http/origin-freshness';
 import { JsonBody } from '../common/http/json-body.decorator';
 import { SlugParam } from '../common/http/slug-param.decorator';
 import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
@@ -50,7 +51,7 @@ import { BLOG_LISTS_KEY, blogKey } from './blog-surrogate-keys';
 /**
  * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
  * and scheduled blogs); writes (POST, PUT, PATCH, DELETE) need a bearer token.
- * Responses carrying one blog have its strong `ETag`; Express answers a matching `If-None-Match` with 304.
+ * Responses carrying one blog have its strong `ETag`; a matching `If-None-Match` is 304 ({@link withEntityTag}).
  */
 @Controller({ path: 'blogs', version: '1' })
 @ApiBlogs()
@@ -186,9 +187,8 @@ export class BlogsController {
     return this.answer(await this.blogs.update(id, input, principal, now, preconditions), now, response);
   }
 
-  /** One blog as answered at `now`, with its `ETag`. */
+  /** One blog as answered at `now`, with its `ETag` (a matching `If-None-Match`: 304). */
   private answer(blog: Blog, now: Date, response: Response): BlogResponse {
-    response.setHeader('ETag', blogEntityTag(blog, now));
-    return toBlogResponse(blog, now);
+    return withEntityTag(response, blogEntityTag(blog, now), toBlogResponse(blog, now));
   }
 }

@@ -13,12 +13,16 @@ import { BlogPublicationsRepository } from './blog-publications.repository';
 import { BlogSlugGap } from './blog-slug-gap.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
+import { BlogVisibility } from './blog-visibility';
 import { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsRepository } from './blogs.repository';
 import { BlogsService } from './blogs.service';
 
-/** The blog resource: controller → service → repository over `Repository<Blog>`; its events (`BlogEvents`). */
+/**
+ * The blog resource: controller → service → repository over `Repository<Blog>`; its events (`BlogEvents`). Exports
+ * `BlogVisibility`, who may read a blog, for the modules that show what belongs to one.
+ */
 @Module({
   imports: [
     DatabaseModule,
@@ -28,6 +32,15 @@ import { BlogsService } from './blogs.service';
     TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap, BlogPublication]),
   ],
   controllers: [BlogsController],
-  providers: [BlogsService, BlogsRepository, BlogListCursors, CursorSigner, BlogEvents, BlogPublicationsRepository],
+  providers: [
+    BlogsService,
+    BlogsRepository,
+    BlogListCursors,
+    CursorSigner,
+    BlogEvents,
+    BlogPublicationsRepository,
+    BlogVisibility,
+  ],
+  exports: [BlogVisibility],
 })
 export class BlogsModule {}

@@ -13,6 +13,7 @@ import { parseEntityTagCondition } from '../common/http/entity-tag-condition';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { BlogListCursors } from './blog-list-cursor';
+import { BlogVisibility } from './blog-visibility';
 import type { Blog } from './blog.entity';
 import { BlogsRepository, SlugTakenError } from './blogs.repository';
 import { BlogListRequest, BlogsService } from './blogs.service';
@@ -90,6 +91,7 @@ describe('BlogsService', () => {
         BlogsService,
         BlogListCursors,
         CursorSigner,
+        BlogVisibility,
         { provide: BlogsRepository, useValue: repository },
         TagsService,
         { provide: TagsRepository, useValue: {} },

@@ -17,7 +17,8 @@ import { slugOf } from '../common/text/slug';
 import { TagsService } from '../tags/tags.service';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
-import { BlogListStatus, blogState, blogStatus } from './blog-status';
+import { BlogListStatus, blogState } from './blog-status';
+import { BlogVisibility } from './blog-visibility';
 import type { Blog } from './blog.entity';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
@@ -32,12 +33,6 @@ const FALLBACK_SLUG = 'blog';
 
 /** The owner a principal's write of a blog must match: none for a `blogs:admin` token, else its `sub`. */
 const blogOwner = (principal: Principal): string | undefined => requiredOwner(principal, BLOGS_ADMIN_SCOPE);
-
-/** Whether `principal` may see `blog` at `now`: anyone a live one, else only its owner and `blogs:admin`. */
-function maySee(blog: Blog, principal: Principal | undefined, now: Date): boolean {
-  if (blogStatus(blog, now) === 'published') return true;
-  return principal !== undefined && [undefined, blog.ownerSub].includes(blogOwner(principal));
-}
 
 /** The filters `request` gives, without the unset ones. */
 function filtersOf(request: BlogFilters): BlogFilters {
@@ -79,6 +74,7 @@ export class BlogsService {
     private readonly blogs: BlogsRepository,
     private readonly cursors: BlogListCursors,
     private readonly tags: TagsService,
+    private readonly visibility: BlogVisibility,
   ) {}
 
   /**
@@ -122,14 +118,14 @@ export class BlogsService {
   /** @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Blog> {
     const blog = await this.blogs.findById(id);
-    if (!blog || !maySee(blog, principal, now)) throw notFound(BLOG, id);
+    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, id);
     return blog;
   }
 
   /** @throws NotFoundException when no blog has or had this slug, or `principal` may not see it at `now`. */
   async findBySlug(slug: string, principal: Principal | undefined, now: Date): Promise<BlogBySlug> {
     const blog = await this.blogs.findBySlug(slug);
-    if (!blog || !maySee(blog, principal, now)) throw notFound(BLOG, slug);
+    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, slug);
     return { blog, moved: blog.slug !== slug };
   }
 
@@ -232,7 +228,9 @@ export class BlogsService {
     // On the primary: a replica may not have the write that made this one fail yet.
     const blog = await this.blogs.findById(id, 'primary');
     const existing =
-      blog && maySee(blog, principal, now) ? { ownerSub: blog.ownerSub, state: blogState(blog, now) } : null;
+      blog && this.visibility.mayRead(blog, principal, now)
+        ? { ownerSub: blog.ownerSub, state: blogState(blog, now) }
+        : null;
     return writeRefusal(BLOG, { id, existing, owner: blogOwner(principal), versions, action });
   }
 }

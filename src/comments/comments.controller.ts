@@ -13,7 +13,7 @@ import type { CommentResponse } from './dto/comment-response.dto';
 
 /**
  * `/api/v1/comments/:id`: the read as the blog's reads (public unless `READS_REQUIRE_AUTH=true`), with the comment's
- * strong `ETag`; the delete with a bearer token. Comments are never changed: no PUT or PATCH.
+ * strong `ETag` (a matching `If-None-Match`: 304, as for a blog); the delete with a bearer token. Comments are never changed: no PUT or PATCH.
  */
 @Controller({ path: 'comments', version: '1' })
 @ApiComments()

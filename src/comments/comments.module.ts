@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BlogsModule } from '../blogs/blogs.module';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { DatabaseModule } from '../database/database.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -15,10 +16,16 @@ import { CommentsRepository } from './comments.repository';
 
 /**
  * Comments of blogs: controller → service → repository; its events (`CommentEvents`). No other module knows it; it
- * reads the blogs' table for their visibility (docs/architecture.md, "Layout").
+ * reads the blogs' table, and who may read a blog is `BlogsModule`'s `BlogVisibility` (docs/architecture.md, "Layout").
  */
 @Module({
-  imports: [DatabaseModule, IdempotencyModule, SharedCacheModule, TypeOrmModule.forFeature([Comment, CommentCount])],
+  imports: [
+    DatabaseModule,
+    IdempotencyModule,
+    SharedCacheModule,
+    BlogsModule,
+    TypeOrmModule.forFeature([Comment, CommentCount]),
+  ],
   controllers: [BlogCommentsController, CommentsController],
   providers: [CommentsService, CommentsRepository, CommentListCursors, CursorSigner, CommentEvents],
 })

@@ -1,62 +1,70 @@
 import { Injectable } from '@nestjs/common';
 import { isForeignKeyViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import type { BlogAccess } from './blog-visibility';
+import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
 import { Comment } from './comment.entity';
 
 /** A comment's columns, of the row `c`. */
 const COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
 
-/** The blog's columns that decide who may read it, of the row `b`. */
-const BLOG_ACCESS = `b."owner_sub" AS "blog_owner_sub", b."published_at" AS "blog_published_at"`;
-
 /**
- * Stores the comment ($2 author, $3 body, $4 owner) on blog $1 only if it is live at $5, in one statement that also
- * answers who may read the blog; one row without a comment when the blog is not live, none without the blog. A blog
- * deleted meanwhile fails the foreign key.
+ * The statements of comments, each reading with the comments the columns of `visibility` that decide who may read their
+ * blog `b`.
  */
-const INSERT: PreparedStatement = {
-  name: 'comments.insert',
-  text: `WITH "blog" AS (SELECT "id", "owner_sub", "published_at" FROM "blogs" WHERE "id" = $1),
-  "stored" AS (INSERT INTO "comments" ("blog_id", "author", "body", "owner_sub")
-    SELECT "id", $2, $3, $4 FROM "blog" WHERE "published_at" <= $5
-    RETURNING "id", "blog_id", "author", "body", "owner_sub", "created_at")
-  SELECT ${BLOG_ACCESS}, c.* FROM "blog" b LEFT JOIN "stored" c ON true`,
-};
-
-/** The comment $1 and who may read its blog. */
-const FIND_BY_ID: PreparedStatement = {
-  name: 'comments.find-by-id',
-  text: `SELECT ${COLUMNS}, ${BLOG_ACCESS} FROM "comments" c JOIN "blogs" b ON b."id" = c."blog_id" WHERE c."id" = $1`,
-};
-
-/** SQL: blog $1 and its comment count, with the page of its comments that `where` and `paging` select, oldest first. */
-const page = (where: string, paging: string): string =>
-  `SELECT ${BLOG_ACCESS}, COALESCE((SELECT "n" FROM "comment_counts" WHERE "blog_id" = $1), 0) AS "total", p.*
-  FROM "blogs" b LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM "comments" c WHERE c."blog_id" = b."id"${where}
-    ORDER BY c."created_at", c."id" ${paging}) p ON true
-  WHERE b."id" = $1 ORDER BY p."created_at", p."id"`;
-
-/** Blog $1, its comment count and $2 of its comments after $3 of them. */
-const PAGE_AT_OFFSET: PreparedStatement = { name: 'comments.page', text: page('', 'LIMIT $2 OFFSET $3') };
-
-/** Blog $1, its comment count and $2 of its comments after the one created at $3 with id $4. */
-const PAGE_AFTER: PreparedStatement = {
-  name: 'comments.page-after',
-  text: page(` AND (c."created_at", c."id") > ($3::timestamptz, $4::int4)`, 'LIMIT $2'),
-};
-
-/**
- * Deletes comment $1 when its blog is readable (live at $3, or its owner is $2) and $2 owns the comment or the blog;
- * $2 null (an admin): any comment.
- */
-const DELETE: PreparedStatement = {
-  name: 'comments.delete',
-  text: `DELETE FROM "comments" c USING "blogs" b WHERE c."id" = $1 AND b."id" = c."blog_id"
-    AND ($2::text IS NULL OR c."owner_sub" = $2 OR b."owner_sub" = $2)
-    AND ($2::text IS NULL OR b."published_at" <= $3 OR b."owner_sub" = $2)`,
-};
+function statementsOf(visibility: BlogVisibility) {
+  const access = visibility.columns('b');
+  /** SQL: blog $1 and its comment count, with the page of its comments that `where` and `paging` select, oldest first. */
+  const page = (where: string, paging: string): string =>
+    `SELECT ${access}, COALESCE((SELECT "n" FROM "comment_counts" WHERE "blog_id" = $1), 0) AS "total", p.*
+    FROM "blogs" b LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM "comments" c WHERE c."blog_id" = b."id"${where}
+      ORDER BY c."created_at", c."id" ${paging}) p ON true
+    WHERE b."id" = $1 ORDER BY p."created_at", p."id"`;
+  return {
+    /**
+     * Stores the comment ($2 author, $3 body, $4 owner) on blog $1 only if it is live at $5, in one statement that also
+     * answers who may read the blog; one row without a comment when the blog is not live, none without the blog. A
+     * blog deleted meanwhile fails the foreign key.
+     */
+    insert: {
+      name: 'comments.insert',
+      text: `WITH "blog" AS (SELECT "id", "owner_sub", "published_at" FROM "blogs" WHERE "id" = $1),
+      "stored" AS (INSERT INTO "comments" ("blog_id", "author", "body", "owner_sub")
+        SELECT "id", $2, $3, $4 FROM "blog" WHERE "published_at" <= $5
+        RETURNING "id", "blog_id", "author", "body", "owner_sub", "created_at")
+      SELECT ${access}, c.* FROM "blog" b LEFT JOIN "stored" c ON true`,
+    },
+    /** The comment $1 and who may read its blog. */
+    findById: {
+      name: 'comments.find-by-id',
+      text: `SELECT ${COLUMNS}, ${access} FROM "comments" c JOIN "blogs" b ON b."id" = c."blog_id" WHERE c."id" = $1`,
+    },
+    /** Blog $1, its comment count and $2 of its comments after $3 of them. */
+    pageAtOffset: { name: 'comments.page', text: page('', 'LIMIT $2 OFFSET $3') },
+    /**
+     * Blog $1, its comment count and its first `rows` comments, or (`after`) its `rows` comments after the one created
+     * at $2 with id $3. `rows` is written into the text, one statement per page size: with `LIMIT $n` PostgreSQL prices
+     * the generic plan for a tenth of the blog's comments and plans every request anew (docs/performance.md, "A blog's
+     * first comments").
+     */
+    pageOf: (rows: number, after: boolean): PreparedStatement => ({
+      name: `comments.${after ? 'page-after' : 'first-page'}.${rows}`,
+      text: page(
+        after ? ` AND (c."created_at", c."id") > ($2::timestamptz, $3::int4)` : '',
+        `LIMIT ${Math.trunc(rows)}`,
+      ),
+    }),
+    /**
+     * Deletes comment $1 when reader $2 ({@link BlogVisibility.reader}) may read its blog at $3 and owns the comment
+     * or the blog; $2 null (an admin): any comment.
+     */
+    delete: {
+      name: 'comments.delete',
+      text: `DELETE FROM "comments" c USING "blogs" b WHERE c."id" = $1 AND b."id" = c."blog_id"
+        AND ($2::text IS NULL OR c."owner_sub" = $2 OR b."owner_sub" = $2) AND ${visibility.condition('b', '$2', '$3')}`,
+    },
+  } satisfies Record<string, PreparedStatement | ((rows: number, after: boolean) => PreparedStatement)>;
+}
 
 /** The foreign keys a comment's insert meets when its blog is deleted meanwhile (its own, its counter's). */
 const BLOG_FOREIGN_KEYS = ['FK_comments_blog_id', 'FK_comment_counts_blog_id'];
@@ -107,7 +115,16 @@ type ReadSource = 'replica' | 'primary';
  */
 @Injectable()
 export class CommentsRepository {
-  constructor(private readonly sql: StatementRunner) {}
+  private readonly statements: ReturnType<typeof statementsOf>;
+  /** The page statements by rows read and keyset ({@link pageStatement}), made when first used. */
+  private readonly pages = new Map<string, PreparedStatement>();
+
+  constructor(
+    private readonly sql: StatementRunner,
+    private readonly visibility: BlogVisibility,
+  ) {
+    this.statements = statementsOf(visibility);
+  }
 
   /**
    * Stores `comment` if its blog is live at `now`; the database assigns `id` and `createdAt`.
@@ -116,9 +133,9 @@ export class CommentsRepository {
   async insert(comment: NewComment, now: Date): Promise<CommentInsert> {
     const { blogId, author, body, ownerSub } = comment;
     try {
-      const { rows } = await this.sql.onPrimary<Row>(INSERT, [blogId, author, body, ownerSub, now]);
+      const { rows } = await this.sql.onPrimary<Row>(this.statements.insert, [blogId, author, body, ownerSub, now]);
       if (rows.length === 0) return { blog: null, comment: null };
-      return { blog: blogAccessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
+      return { blog: this.visibility.accessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
     } catch (error) {
       if (isForeignKeyViolation(error, BLOG_FOREIGN_KEYS)) {
         throw new BlogGoneError(`blog ${blogId} was deleted`, { cause: error });
@@ -131,35 +148,48 @@ export class CommentsRepository {
   async findById(id: number, source: ReadSource = 'replica'): Promise<CommentWithBlog | null> {
     const { rows } =
       source === 'primary'
-        ? await this.sql.onPrimary<Row>(FIND_BY_ID, [id])
-        : await this.sql.onReplica<Row>(FIND_BY_ID, [id]);
-    return rows.length === 0 ? null : { comment: commentOf(rows[0]), blog: blogAccessOf(rows[0]) };
+        ? await this.sql.onPrimary<Row>(this.statements.findById, [id])
+        : await this.sql.onReplica<Row>(this.statements.findById, [id]);
+    return rows.length === 0 ? null : { comment: commentOf(rows[0]), blog: this.visibility.accessOf(rows[0]) };
   }
 
   /** A page of blog `blogId`'s comments, oldest first (`createdAt`, then `id`), its exact total and the blog. */
   async findPage(blogId: number, { limit, offset, after }: CommentPageQuery): Promise<CommentPage> {
     const { rows } =
-      after === undefined
-        ? await this.sql.onReplica<Row>(PAGE_AT_OFFSET, [blogId, limit + 1, offset])
-        : await this.sql.onReplica<Row>(PAGE_AFTER, [blogId, limit + 1, after.value, after.id]);
+      after !== undefined
+        ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, true), [blogId, after.value, after.id])
+        : offset === 0
+          ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, false), [blogId])
+          : await this.sql.onReplica<Row>(this.statements.pageAtOffset, [blogId, limit + 1, offset]);
     if (rows.length === 0) return { blog: null, items: [], total: 0, more: false };
     // A blog without comments (or a page past them) is the LEFT JOIN's one row without a comment.
     const items = rows.filter((row) => row.id !== null).map(commentOf);
     return {
-      blog: blogAccessOf(rows[0]),
+      blog: this.visibility.accessOf(rows[0]),
       items: items.slice(0, limit),
       total: Number(rows[0].total),
       more: items.length > limit,
     };
   }
 
+  /** The statement of a first page (or, `after`, a cursor's page) of `rows` rows, made once. */
+  private pageStatement(rows: number, after: boolean): PreparedStatement {
+    const key = `${rows}:${after}`;
+    let statement = this.pages.get(key);
+    if (statement === undefined) {
+      statement = this.statements.pageOf(rows, after);
+      this.pages.set(key, statement);
+    }
+    return statement;
+  }
+
   /**
-   * Deletes the comment if its blog is readable at `now` by `owner` and `owner` owns the comment or the blog
-   * (`owner` undefined: an admin, any comment).
+   * Deletes the comment if `reader` ({@link BlogVisibility.reader}; null: an admin, any comment) may read its blog at
+   * `now` and owns the comment or the blog.
    * @returns whether a row was deleted.
    */
-  async delete(id: number, owner: string | undefined, now: Date): Promise<boolean> {
-    const { rowCount } = await this.sql.onPrimary(DELETE, [id, owner ?? null, now]);
+  async delete(id: number, reader: string | null, now: Date): Promise<boolean> {
+    const { rowCount } = await this.sql.onPrimary(this.statements.delete, [id, reader, now]);
     return rowCount > 0;
   }
 }
@@ -174,10 +204,4 @@ function commentOf(row: Row): Comment {
     ownerSub: row.owner_sub as string,
     createdAt: new Date(row.created_at as string | Date),
   });
-}
-
-/** Who may read a row's blog. */
-function blogAccessOf(row: Row): BlogAccess {
-  const published = row.blog_published_at as string | Date | null;
-  return { ownerSub: row.blog_owner_sub as string, publishedAt: published === null ? null : new Date(published) };
 }

@@ -1,11 +1,10 @@
 import { ConflictException, Injectable, InternalServerErrorException } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { requiredOwner } from '../auth/required-owner';
+import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
-import { mayReadBlog } from './blog-visibility';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
 import type { Comment } from './comment.entity';
 import { BlogGoneError, CommentsRepository } from './comments.repository';
@@ -38,6 +37,7 @@ export class CommentsService {
   constructor(
     private readonly comments: CommentsRepository,
     private readonly cursors: CommentListCursors,
+    private readonly visibility: BlogVisibility,
   ) {}
 
   /**
@@ -55,7 +55,7 @@ export class CommentsService {
     const after = cursor === undefined ? undefined : this.cursors.decode(cursor, COMMENT_SORT, { blogId });
     const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
     const page = await this.comments.findPage(blogId, { limit, offset, after });
-    if (page.blog === null || !mayReadBlog(page.blog, principal, now)) throw notFound(BLOG, blogId);
+    if (page.blog === null || !this.visibility.mayRead(page.blog, principal, now)) throw notFound(BLOG, blogId);
     const last = page.items.at(-1);
     return {
       items: page.items,
@@ -71,7 +71,7 @@ export class CommentsService {
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Comment> {
     const found = await this.comments.findById(id);
-    if (found === null || !mayReadBlog(found.blog, principal, now)) throw notFound(COMMENT, id);
+    if (found === null || !this.visibility.mayRead(found.blog, principal, now)) throw notFound(COMMENT, id);
     return found.comment;
   }
 
@@ -89,7 +89,7 @@ export class CommentsService {
         throw error;
       });
     if (stored.comment) return stored.comment;
-    if (stored.blog === null || !mayReadBlog(stored.blog, principal, now)) throw notFound(BLOG, blogId);
+    if (stored.blog === null || !this.visibility.mayRead(stored.blog, principal, now)) throw notFound(BLOG, blogId);
     throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);
   }
 
@@ -99,13 +99,14 @@ export class CommentsService {
    * @throws NotFoundException (404, also when `principal` may not read the blog), ForbiddenException (403).
    */
   async remove(id: number, principal: Principal, now: Date): Promise<void> {
-    const owner = requiredOwner(principal, BLOGS_ADMIN_SCOPE);
+    const reader = this.visibility.reader(principal);
+    const owner = reader ?? undefined;
     for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
-      if (await this.comments.delete(id, owner, now)) return;
+      if (await this.comments.delete(id, reader, now)) return;
       // On the primary: a replica may not have the write that made the delete fail yet.
       const found = await this.comments.findById(id, 'primary');
       const existing =
-        found && mayReadBlog(found.blog, principal, now)
+        found && this.visibility.mayRead(found.blog, principal, now)
           ? { ownerSub: found.comment.ownerSub, otherWriterSubs: [found.blog.ownerSub] }
           : null;
       const refusal = writeRefusal(COMMENT, { id, existing, owner, action: 'delete' });

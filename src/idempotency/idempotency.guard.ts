@@ -10,17 +10,21 @@ import {
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal';
+import { canonicalPathOf } from '../common/http/matched-route';
 import { rawJsonBodyOf, readJsonBody } from '../common/http/json-body.reader';
 import type { KeptAnswer } from './idempotency-key.entity';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotentReplay } from './idempotent-replay';
 
-/** SHA-256 of what makes two requests the same: method, path (no query) and the body's bytes, or its type unread. */
+/**
+ * SHA-256 of what makes two requests the same: method, path ({@link canonicalPathOf}: any letter case or alias of it,
+ * as routing takes them; no query) and the body's bytes, or its type unread.
+ */
 function fingerprintOf(request: Request): Buffer {
   const body = rawJsonBodyOf(request);
   return createHash('sha256')
-    .update(`${request.method} ${request.path}\n`)
+    .update(`${request.method} ${canonicalPathOf(request)}\n`)
     .update(body ?? `unread ${request.headers['content-type'] ?? ''}`)
     .digest();
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { isDeadlock } from '../database/database-errors';
 import { PreparedStatement, StatementRunner, Transaction } from '../database/statement-runner';
 import { EventsRepository } from '../events/events.repository';
 import type { EventType } from '../events/event-type';
@@ -45,6 +46,16 @@ const TARGET: PreparedStatement = {
   text: `SELECT d."state", d."attempts", d."event_id"::text AS "event_id", d."created_at", w."id" AS "webhook_id", w."url",
       w."secret", w."disabled_at"
     FROM "webhook_deliveries" d JOIN "webhooks" w ON w."id" = d."webhook_id" WHERE d."id" = $1`,
+};
+
+/**
+ * Locks the webhook of delivery $1 against a delete (`FOR KEY SHARE`, which concurrent attempts share), so that an
+ * attempt takes the webhook before its delivery, in the order of the delete's cascade; no row once it is deleted.
+ */
+const LOCK_WEBHOOK: PreparedStatement = {
+  name: 'webhooks.lock-webhook',
+  text: `SELECT 1 FROM "webhooks" WHERE "id" = (SELECT "webhook_id" FROM "webhook_deliveries" WHERE "id" = $1)
+    FOR KEY SHARE`,
 };
 
 const SETTLE: PreparedStatement = {
@@ -159,10 +170,20 @@ export class WebhooksRepository {
     return this.webhooks.findOneBy({ id });
   }
 
-  /** Deletes a webhook with its deliveries and log; false when there was none. */
+  /**
+   * Deletes a webhook with its deliveries and log (`ON DELETE CASCADE`); false when there was none. It locks the webhook,
+   * then its deliveries and attempts; a statement that met a deadlock (the hourly prune deletes attempts in its own
+   * order) was rolled back whole and runs again.
+   */
   async delete(id: string): Promise<boolean> {
-    const { rows } = await this.sql.onPrimary(DELETE, [id]);
-    return rows.length > 0;
+    for (;;) {
+      try {
+        const { rowCount } = await this.sql.onPrimary(DELETE, [id]);
+        return rowCount > 0;
+      } catch (error) {
+        if (!isDeadlock(error)) throw error;
+      }
+    }
   }
 
   /** The webhook's last {@link WEBHOOK_LOG_SIZE} attempts, newest first. */
@@ -206,7 +227,8 @@ export class WebhooksRepository {
   /**
    * Records attempt number `attempt` of delivery `id` as leaving it in `state`, with its log entry and the webhook's
    * failure streak (disabling it, and giving up its deliveries, after {@link DISABLE_AFTER_SECONDS}); false, and
-   * nothing written, when that attempt was already recorded.
+   * nothing written, when that attempt was already recorded or the webhook is deleted. Takes the webhook's lock first,
+   * as {@link delete} does, so that the two never deadlock.
    */
   async settle(
     transaction: Transaction,
@@ -215,6 +237,7 @@ export class WebhooksRepository {
     state: DeliveryState,
     record: AttemptRecord,
   ): Promise<boolean> {
+    if ((await transaction.query(LOCK_WEBHOOK, [id])).rowCount === 0) return false;
     const settled = await transaction.query<{ webhook_id: string; event_id: string }>(SETTLE, [id, attempt, state]);
     const delivery = settled.rows[0];
     if (delivery === undefined) return false;

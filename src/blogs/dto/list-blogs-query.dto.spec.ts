@@ -30,6 +30,26 @@ describe('ListBlogsQueryDto through the global pipes', () => {
     expect(query.offset).toBeUndefined();
   });
 
+  it.each([
+    [{ limit: ['1', '2'] }, ['limit must be given at most once; the query repeats it']],
+    [
+      { limit: ['1', '1'], sort: ['id', 'id'] },
+      ['limit', 'sort'].map((k) => `${k} must be given at most once; the query repeats it`),
+    ],
+    [
+      { offset: ['1', '2'], limit: '0', page: '2' },
+      [
+        'offset must be given at most once; the query repeats it',
+        'property page should not exist',
+        'limit must not be less than 1',
+      ],
+    ],
+    [{ foo: ['1', '2'] }, ['property foo should not exist']],
+  ])('names each repeated parameter of %j, beside every other problem', async (query, expected) => {
+    await expect(messagesOf(query)).resolves.toEqual(expect.arrayContaining(expected));
+    await expect(messagesOf(query)).resolves.toHaveLength(expected.length);
+  });
+
   it.each(['0', '101', '1000'])('rejects limit %p naming limit', async (raw) => {
     const messages = await messagesOf({ limit: raw });
 

@@ -11,3 +11,19 @@ export function matchedRouteOf(request: IncomingMessage): string | undefined {
   if (typeof path !== 'string' || path.includes('*')) return undefined;
   return (typeof baseUrl === 'string' ? baseUrl : '') + path;
 }
+
+/**
+ * The request's path as its route names it: the template of {@link matchedRouteOf} with each `:name` replaced by its
+ * parameter's value (percent-encoded), so the same for every letter case and alias of the path (`/API/V1/BLOGS`,
+ * `/api/blogs`); the request's own path when no handler matched.
+ */
+export function canonicalPathOf(
+  request: IncomingMessage & { path?: string; params?: Record<string, string | string[] | undefined> },
+): string {
+  const template = matchedRouteOf(request);
+  if (template === undefined) return request.path ?? request.url ?? '';
+  return template.replace(/:(\w+)/g, (_, name: string) => {
+    const value = request.params?.[name] ?? '';
+    return encodeURIComponent(Array.isArray(value) ? value.join('/') : value);
+  });
+}

@@ -1,4 +1,4 @@
-import type { Express, Request } from 'express';
+import type { Express, Request, Response } from 'express';
 
 // fresh (Express's own freshness check) ships no type declarations.
 const fresh = require('fresh') as (requestHeaders: object, responseHeaders: object) => boolean;
@@ -21,4 +21,15 @@ export function ignoreRequestNoCacheInFreshness(app: Express): void {
       return fresh(headers, { etag: res.get('ETag'), 'last-modified': res.get('Last-Modified') });
     },
   });
+}
+
+/**
+ * `body`, one resource's representation, answered with its strong `ETag` `tag` (RFC 9110 §8.8.3): a GET or HEAD whose
+ * `If-None-Match` names the tag gets 304 instead (RFC 9110 §13.1.2), when Express sends it and finds `req.fresh`
+ * ({@link ignoreRequestNoCacheInFreshness}), with the headers set so far (`ETag`, `Cache-Control`, `Vary`: RFC 9110
+ * §15.4.5) and no body.
+ */
+export function withEntityTag<T>(response: Response, tag: string, body: T): T {
+  response.setHeader('ETag', tag);
+  return body;
 }

@@ -34,15 +34,19 @@ describe('writeRefusal', () => {
     });
 
     it.each([
-      ['If-Match of another state', { match: ['2'] }],
-      ['If-None-Match of its state', { noneMatch: ['3'] }],
-      ['If-None-Match: *', null],
-    ])('is 412 for the owner or an admin when %s', (_name, versions) => {
+      ['If-Match of another state', { match: ['2'] }, preconditionFailed(BLOG, 7).message],
+      ['If-None-Match of its state', { noneMatch: ['3'] }, preconditionFailed(BLOG, 7).message],
+      [
+        'If-None-Match: *',
+        null,
+        'Blog 7 exists (If-None-Match: *): the precondition holds only where there is no blog',
+      ],
+    ])('is 412 for the owner or an admin when %s, saying why', (_name, versions, message) => {
       for (const owner of ['alice', undefined]) {
         const refusal = writeRefusal(BLOG, { id: 7, existing, owner, versions, action: 'update' });
 
         expect(refusal).toBeInstanceOf(PreconditionFailedException);
-        expect(answer(refusal)).toEqual(answer(preconditionFailed(BLOG, 7)));
+        expect(answer(refusal)).toEqual({ status: 412, message });
       }
     });
 

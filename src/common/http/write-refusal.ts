@@ -66,6 +66,7 @@ export function writeRefusal(wording: ResourceWording, write: RefusedWrite): Htt
         `${wording.adminScope} token may ${action} it`,
     );
   }
+  if (write.versions === null) return existsAlready(wording, id);
   if (write.versions !== undefined && !meetsVersionCondition(write.versions, write.existing.state)) {
     return preconditionFailed(wording, id);
   }
@@ -76,5 +77,12 @@ export function writeRefusal(wording: ResourceWording, write: RefusedWrite): Htt
 export function preconditionFailed(wording: ResourceWording, id: number): PreconditionFailedException {
   return new PreconditionFailedException(
     `${wording.title} ${id} has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag`,
+  );
+}
+
+/** 412: the `wording` resource `id` exists, where `If-None-Match: *` lets a write through only when none does (RFC 9110 §13.1.2). */
+export function existsAlready(wording: ResourceWording, id: number): PreconditionFailedException {
+  return new PreconditionFailedException(
+    `${wording.title} ${id} exists (If-None-Match: *): the precondition holds only where there is no ${wording.noun}`,
   );
 }

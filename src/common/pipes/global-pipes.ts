@@ -1,16 +1,18 @@
-import { PipeTransform, ValidationPipe } from '@nestjs/common';
+import type { PipeTransform } from '@nestjs/common';
 import { JsonBodyPipe } from './json-body.pipe';
+import { QueryValidationPipe } from './query-validation.pipe';
 
 let shared: readonly PipeTransform[] | undefined;
 
 /**
- * The global pipes, in order: {@link JsonBodyPipe}, then a strict `ValidationPipe` (docs/architecture.md). One list,
- * made at the first call, for the app and every `@JsonBody()`: the pipes keep no state between calls.
+ * The global pipes, in order: {@link JsonBodyPipe}, then a strict `ValidationPipe` ({@link QueryValidationPipe}, which
+ * also names repeated query parameters) (docs/architecture.md). One list, made at the first call, for the app and
+ * every `@JsonBody()`: the pipes keep no state between calls.
  */
 export function globalPipes(): readonly PipeTransform[] {
   return (shared ??= Object.freeze([
     new JsonBodyPipe(),
-    new ValidationPipe({
+    new QueryValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,

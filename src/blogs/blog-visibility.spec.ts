@@ -1,0 +1,61 @@
+import { Test } from '@nestjs/testing';
+import type { Principal } from '../auth/principal';
+import { BlogAccess, BlogVisibility } from './blog-visibility';
+
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+const BLOGS: Record<'live' | 'draft' | 'scheduled', BlogAccess> = {
+  live: { ownerSub: 'alice', publishedAt: NOW },
+  draft: { ownerSub: 'alice', publishedAt: null },
+  scheduled: { ownerSub: 'alice', publishedAt: new Date('2026-07-01T00:00:00.000Z') },
+};
+const READERS: Record<'nobody' | 'owner' | 'other' | 'admin', Principal | undefined> = {
+  nobody: undefined,
+  owner: { sub: 'alice', scopes: [] },
+  other: { sub: 'bob', scopes: ['blogs:read'] },
+  admin: { sub: 'root', scopes: ['blogs:admin'] },
+};
+
+describe('BlogVisibility', () => {
+  let visibility: BlogVisibility;
+
+  beforeEach(async () => {
+    const moduleRef = await Test.createTestingModule({ providers: [BlogVisibility] }).compile();
+    visibility = moduleRef.get(BlogVisibility);
+  });
+
+  it.each([
+    ['live', 'nobody', true],
+    ['live', 'other', true],
+    ['draft', 'nobody', false],
+    ['draft', 'other', false],
+    ['draft', 'owner', true],
+    ['draft', 'admin', true],
+    ['scheduled', 'other', false],
+    ['scheduled', 'owner', true],
+    ['scheduled', 'admin', true],
+  ] as const)('a %s blog: %s may read it → %s', (blog, reader, expected) => {
+    expect(visibility.mayRead(BLOGS[blog], READERS[reader], NOW)).toBe(expected);
+  });
+
+  it.each([
+    ['admin', null],
+    ['owner', 'alice'],
+    ['other', 'bob'],
+    ['nobody', undefined],
+  ] as const)('the reader parameter of %s is %s', (reader, expected) => {
+    expect(visibility.reader(READERS[reader])).toBe(expected);
+  });
+
+  it('writes the same three clauses in SQL, over the given row and parameters', () => {
+    expect(visibility.condition('b', '$2', '$3')).toBe(
+      `(b."published_at" <= $3 OR $2::text IS NULL OR b."owner_sub" = $2)`,
+    );
+  });
+
+  it('reads the access of a row from its columns', () => {
+    expect(visibility.columns('x')).toBe(`x."owner_sub" AS "blog_owner_sub", x."published_at" AS "blog_published_at"`);
+    const row = { blog_owner_sub: 'alice', blog_published_at: '2026-06-01T00:00:00.000Z' };
+    expect(visibility.accessOf(row)).toEqual(BLOGS.live);
+    expect(visibility.accessOf({ blog_owner_sub: 'alice', blog_published_at: null })).toEqual(BLOGS.draft);
+  });
+});

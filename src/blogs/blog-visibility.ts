@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { requiredOwner } from '../auth/required-owner';
+import { blogStatus } from './blog-status';
+import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
+
+/** What decides who may read a blog: its owner and when it is published (null: a draft). */
+export interface BlogAccess {
+  readonly ownerSub: string;
+  readonly publishedAt: Date | null;
+}
+
+/**
+ * Who reads: null for a `blogs:admin` token (every blog), a token's `sub` (its own blogs), undefined without a token;
+ * as SQL takes it, null or the `sub` (a statement runs for a token).
+ */
+type Reader = string | null | undefined;
+
+/** One clause of the rule, in TypeScript and in SQL over the blog row `blog`, the reader `reader` and the instant `now`. */
+interface Clause {
+  holds(blog: BlogAccess, reader: Reader, now: Date): boolean;
+  sql(blog: string, reader: string, now: string): string;
+}
+
+/** Who may read a blog (docs/api.md, "Who sees what"): any of these holds. */
+const CLAUSES: readonly Clause[] = [
+  {
+    holds: (blog, _reader, now) => blogStatus(blog, now) === 'published',
+    sql: (blog, _reader, now) => `${blog}."published_at" <= ${now}`,
+  },
+  { holds: (_blog, reader) => reader === null, sql: (_blog, reader) => `${reader}::text IS NULL` },
+  {
+    holds: (blog, reader) => reader !== undefined && reader === blog.ownerSub,
+    sql: (blog, reader) => `${blog}."owner_sub" = ${reader}`,
+  },
+];
+
+/**
+ * The blog visibility policy, for blogs and every module that shows what belongs to a blog: anyone reads a live blog,
+ * only its owner and a `blogs:admin` token a draft or a scheduled one. Its TypeScript predicate and its SQL fragment
+ * are made from one list of clauses.
+ */
+@Injectable()
+export class BlogVisibility {
+  /** Whether `principal` (undefined: no token) may read `blog` at `now`. */
+  mayRead(blog: BlogAccess, principal: Principal | undefined, now: Date): boolean {
+    const reader = this.reader(principal);
+    return CLAUSES.some((clause) => clause.holds(blog, reader, now));
+  }
+
+  /** The reader parameter of {@link condition}: null for `blogs:admin`, else the token's `sub`. */
+  reader(principal: Principal): string | null;
+  reader(principal: Principal | undefined): Reader;
+  reader(principal: Principal | undefined): Reader {
+    return principal === undefined ? undefined : (requiredOwner(principal, BLOGS_ADMIN_SCOPE) ?? null);
+  }
+
+  /**
+   * SQL: whether the blog row `blog` (an alias) may be read by the parameter `reader` ({@link reader}) at the
+   * parameter `now` (timestamptz), as {@link mayRead} decides it.
+   */
+  condition(blog: string, reader: string, now: string): string {
+    return `(${CLAUSES.map((clause) => clause.sql(blog, reader, now)).join(' OR ')})`;
+  }
+
+  /** SQL: the columns of the blog row `blog` that {@link accessOf} reads, for a select list. */
+  columns(blog: string): string {
+    return `${blog}."owner_sub" AS "blog_owner_sub", ${blog}."published_at" AS "blog_published_at"`;
+  }
+
+  /** The {@link BlogAccess} of a row that has {@link columns}. */
+  accessOf(row: Record<string, unknown>): BlogAccess {
+    const published = row.blog_published_at as string | Date | null;
+    return { ownerSub: row.blog_owner_sub as string, publishedAt: published === null ? null : new Date(published) };
+  }
+}
