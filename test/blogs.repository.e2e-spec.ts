@@ -504,23 +504,23 @@ describe('BlogsRepository on the real database', () => {
         /** Index scans of the slug tables by a create of `same` after one other, in a transaction rolled back. */
         const slugsLookedAt = async (): Promise<number> => {
           const statements = jest.spyOn(runner, 'onPrimary');
-          let create: [{ text: string }, unknown[]];
+          let create: Parameters<StatementRunner['onPrimary']>;
           try {
             await make();
-            create = statements.mock.calls[0] as [{ text: string }, unknown[]];
+            create = statements.mock.calls[0];
           } finally {
             statements.mockRestore();
           }
           const session = dataSource.createQueryRunner();
           try {
             // The session's counts not yet reported count too: the difference is the create's.
-            const scans = async () =>
-              (
-                await session.query<{ scans: number }[]>(
-                  `SELECT sum("idx_scan")::int AS "scans" FROM pg_stat_xact_user_tables
-                    WHERE "relname" IN ('blogs', 'blog_slugs')`,
-                )
-              )[0].scans;
+            const scans = async () => {
+              const [row] = (await session.query(
+                `SELECT sum("idx_scan")::int AS "scans" FROM pg_stat_xact_user_tables
+                  WHERE "relname" IN ('blogs', 'blog_slugs')`,
+              )) as { scans: number }[];
+              return row.scans;
+            };
             await session.startTransaction();
             const before = await scans();
             await session.query(create[0].text, create[1]);
