@@ -45,7 +45,7 @@ describe('BlogsRepository and errors of its writes', () => {
   };
 
   const writes: [string, () => Promise<unknown>][] = [
-    ['insert', () => repository.insert(newBlog as never)],
+    ['insert', () => repository.insert(newBlog)],
     ['update', () => repository.update(7, { publication: { change: { kind: 'keep' } } } as never, condition)],
     ['delete', () => repository.delete(7, condition)],
   ];

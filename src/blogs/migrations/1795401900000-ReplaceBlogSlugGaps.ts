@@ -7,19 +7,25 @@ const SUFFIXED = `'^(.+)-([1-9][0-9]{0,17})$'`;
 /** Longest base whose suffixes (at most 18 digits) never cut it: `base-n` stays within 200 characters. */
 const BASE_MAX_LENGTH = 181;
 
+/**
+ * The advisory lock of a base (`pg_advisory_xact_lock(BASE_LOCK_CLASS, hashtext(base))`): held shared by each delete
+ * of one of its suffixes, and exclusive by the create that inserts the base's row, so that no delete misses that row.
+ */
+const BASE_LOCK_CLASS = 1795401900;
+
 /** SQL: whether the slug `slug` is no blog's, now or before. */
 const free = (slug: string): string =>
   `NOT EXISTS (SELECT FROM "blogs" h WHERE h."slug" = ${slug}) AND NOT EXISTS (SELECT FROM "blog_slugs" h WHERE h."slug" = ${slug})`;
 
 /**
  * The lowest free suffix of a base without a lock that distinct titles share (docs/architecture.md, "Publishing and
- * slugs"): `blog_slug_bases` holds, per base a create needed a suffix of, `next`, and every free suffix below it is a row
- * of `blog_slug_freed`, which the deletes of slugs `base-n` append to. Creates of a free slug and deletes touch no
- * shared row; the creates of one base that need a suffix lock that base's row to commit. Replaces `blog_slug_gaps`,
- * whose triggers locked the base's range on every create and delete of a slug `base-n`.
+ * slugs"): `blog_slug_bases` holds, per base a create needed a suffix of, `next` (no row: 2), and every free suffix
+ * below it is a row of `blog_slug_freed`, which the deletes of slugs `base-n` append to. Creates of a free slug and
+ * deletes write no shared row; the creates of one base that need a suffix lock that base's row to commit. Replaces
+ * `blog_slug_gaps`, whose triggers locked the base's range on every create and delete of a slug `base-n`.
  */
-export class ReplaceBlogSlugGaps1795401800000 implements MigrationInterface {
-  name = 'ReplaceBlogSlugGaps1795401800000';
+export class ReplaceBlogSlugGaps1795401900000 implements MigrationInterface {
+  name = 'ReplaceBlogSlugGaps1795401900000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     // Blocks writers until the migration commits, so no slug changes between the backfill and the triggers.
@@ -30,9 +36,10 @@ export class ReplaceBlogSlugGaps1795401800000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "blog_slug_freed" ("base" text COLLATE "C" NOT NULL, "n" bigint NOT NULL, "transaction_id" bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint), CONSTRAINT "PK_blog_slug_freed" PRIMARY KEY ("base", "n", "transaction_id"))`,
     );
-    // The gaps name every free suffix: each base's lowest one is where its search starts.
+    // The gaps name every free suffix: each base's lowest one is where its search starts (2 needs no row).
     await queryRunner.query(
-      `INSERT INTO "blog_slug_bases" ("base", "next") SELECT "base", min("lowest") FROM "blog_slug_gaps" GROUP BY "base"`,
+      `INSERT INTO "blog_slug_bases" ("base", "next")
+        SELECT "base", min("lowest") FROM "blog_slug_gaps" GROUP BY "base" HAVING min("lowest") > 2`,
     );
     await new AddBlogSlugGaps1795401450000().down(queryRunner);
     // The lowest free `base-n` (null: a base too long to keep whole): the lowest free of the freed suffixes below
@@ -49,6 +56,7 @@ export class ReplaceBlogSlugGaps1795401800000 implements MigrationInterface {
         LOOP
           SELECT b."next" INTO lowest FROM "blog_slug_bases" b WHERE b."base" = "wanted" FOR UPDATE;
           EXIT WHEN FOUND;
+          PERFORM pg_advisory_xact_lock(${BASE_LOCK_CLASS}, hashtext("wanted"));
           INSERT INTO "blog_slug_bases" ("base", "next") VALUES ("wanted", 2) ON CONFLICT DO NOTHING;
         END LOOP;
         LOOP
@@ -68,14 +76,19 @@ export class ReplaceBlogSlugGaps1795401800000 implements MigrationInterface {
         UPDATE "blog_slug_bases" b SET "next" = n + 1 WHERE b."base" = "wanted";
         RETURN "wanted" || '-' || n;
       END $$`);
-    // Appends a freed `base-n` (n ≥ 2): a row of its own per transaction, so no writer waits for another's.
+    // Appends a freed `base-n` (n ≥ 2) of a base that has a row (without one, every suffix is at or above 2): a row of
+    // its own per transaction, so no writer waits for another's. The shared lock waits only for a create inserting the
+    // base's row, whose search may have passed over this slug before it was freed.
     await queryRunner.query(`
       CREATE FUNCTION "blog_slugs_freed"() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         m text[] := regexp_match(OLD."slug", ${SUFFIXED});
       BEGIN
         IF m[2] <> '1' THEN
-          INSERT INTO "blog_slug_freed" ("base", "n") VALUES (m[1], m[2]::int8) ON CONFLICT DO NOTHING;
+          PERFORM pg_advisory_xact_lock_shared(${BASE_LOCK_CLASS}, hashtext(m[1]));
+          IF EXISTS (SELECT FROM "blog_slug_bases" b WHERE b."base" = m[1]) THEN
+            INSERT INTO "blog_slug_freed" ("base", "n") VALUES (m[1], m[2]::int8) ON CONFLICT DO NOTHING;
+          END IF;
         END IF;
         RETURN NULL;
       END $$`);
