@@ -20,9 +20,9 @@ const { scenario, token, ids, updateIds, deepOffset, largeOffset, deleteIds } = 
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const randomId = () => ids[0] + Math.floor(Math.random() * (ids[1] - ids[0] + 1));
 let sequence = 0;
-// Titles unique across runs: each run starts its sequence again, and a title another blog's slug was made from costs
-// the service a probe per taken suffix (bench-post-1, -2, …), growing with every round: a path of its own, not the
-// common one.
+// Titles unique across runs: each run starts its sequence again, and a title another blog's slug was made from takes
+// a suffix (create-same-title's path, not the common one). They end in a number, as "Weekly notes 12" does: each slug
+// `bench-post-<run>-<n>` is a suffix of one base, which must cost distinct titles no shared lock.
 const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 // Each delete takes the next of the blogs seeded for this run: none is deleted twice.
 let nextDelete = deleteIds?.[0] ?? 0;

@@ -10,7 +10,8 @@ import { BlogCount } from './blog-count.entity';
 import { BlogEvents } from './blog-events';
 import { BlogPublication } from './blog-publication.entity';
 import { BlogPublicationsRepository } from './blog-publications.repository';
-import { BlogSlugGap } from './blog-slug-gap.entity';
+import { BlogSlugBase } from './blog-slug-base.entity';
+import { BlogSlugFreed } from './blog-slug-freed.entity';
 import { BlogSlug } from './blog-slug.entity';
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogVisibility } from './blog-visibility';
@@ -29,7 +30,7 @@ import { BlogsService } from './blogs.service';
     IdempotencyModule,
     TagsModule,
     SharedCacheModule,
-    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugGap, BlogPublication]),
+    TypeOrmModule.forFeature([Blog, BlogCount, AuthorCount, BlogSlug, BlogSlugBase, BlogSlugFreed, BlogPublication]),
   ],
   controllers: [BlogsController],
   providers: [

@@ -5,10 +5,7 @@ import { TagsRepository } from '../tags/tags.repository';
 import { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
 
-const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
-const row = { id: 7, slug: 'same-3' };
-
-describe('BlogsRepository and deadlocks on the slug gaps', () => {
+describe('BlogsRepository and errors of its writes', () => {
   let repository: BlogsRepository;
   const onPrimary = jest.fn();
 
@@ -47,25 +44,20 @@ describe('BlogsRepository and deadlocks on the slug gaps', () => {
     tags: { slugs: [], names: [] },
   };
 
-  it.each([
-    ['insert (an explicit slug too)', () => repository.insert(newBlog as never), { id: 7, slug: 'same-3' }],
-    ['update', () => repository.update(7, { publication: { change: { kind: 'keep' } } } as never, condition), row],
-    ['delete', () => repository.delete(7, condition), true],
-  ])('%s runs its statement again after a deadlock (40P01)', async (_name, write, expected) => {
-    onPrimary.mockRejectedValueOnce(deadlock).mockResolvedValueOnce({ rows: [row], rowCount: 1 });
-
-    await expect(write()).resolves.toEqual(expected);
-    expect(onPrimary).toHaveBeenCalledTimes(2);
-  });
-
-  it.each([
-    ['insert', () => repository.insert(newBlog as never)],
+  const writes: [string, () => Promise<unknown>][] = [
+    ['insert', () => repository.insert(newBlog)],
     ['update', () => repository.update(7, { publication: { change: { kind: 'keep' } } } as never, condition)],
     ['delete', () => repository.delete(7, condition)],
-  ])('%s passes any other error on, once', async (_name, write) => {
-    onPrimary.mockRejectedValueOnce(Object.assign(new Error('no'), { code: '22001' }));
+  ];
 
-    await expect(write()).rejects.toThrow('no');
-    expect(onPrimary).toHaveBeenCalledTimes(1);
-  });
+  // No write takes two locks that another may take in the other order: a deadlock is a bug, not a retry.
+  it.each(writes.flatMap(([name, write]) => ['40P01', '22001'].map((code) => [name, code, write] as const)))(
+    '%s passes SQLSTATE %s on, once',
+    async (_name, code, write) => {
+      onPrimary.mockRejectedValueOnce(Object.assign(new Error('no'), { code }));
+
+      await expect(write()).rejects.toThrow('no');
+      expect(onPrimary).toHaveBeenCalledTimes(1);
+    },
+  );
 });

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { VersionCondition } from '../common/http/versioned-entity-tag';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
-import { isDeadlock, isUniqueViolation } from '../database/database-errors';
+import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
 import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
@@ -151,31 +151,21 @@ const suffixed = (n: string): string =>
 const free = (slug: string): string =>
   `NOT EXISTS (SELECT FROM "blogs" WHERE "slug" = ${slug}) AND NOT EXISTS (SELECT FROM "blog_slugs" WHERE "slug" = ${slug})`;
 
-/** Longest base whose suffixes (at most 18 digits) never cut it: its gaps in `blog_slug_gaps` name its free suffixes. */
-const GAPPED_BASE_MAX_LENGTH = SLUG_MAX_LENGTH - 1 - 18;
-
-/**
- * The lowest free `$6-n` from the first gap of $6 (none: 2), its row locked until commit, so that concurrent creates
- * of one base queue for the next suffix; null for a longer base, or if the gap names a held slug.
- */
-const FROM_GAPS = `SELECT c."slug" FROM (SELECT $6::text || '-' || COALESCE((SELECT g."lowest" FROM "blog_slug_gaps" g
-      WHERE g."base" = $6::text ORDER BY g."highest" LIMIT 1 FOR UPDATE), 2) AS "slug") c
-    WHERE length($6::text) <= ${GAPPED_BASE_MAX_LENGTH} AND ${free('c."slug"')}`;
-
 /**
  * SQL: $6 when `explicit` (a `bool` expression) or it is free, else the lowest free of $6-2, $6-3, …: `"slug"`, from
- * the gaps, else by probing the candidates in ascending order.
+ * `blog_slug_suffix` (migration `ReplaceBlogSlugGaps`), else, for a base too long to keep whole, by probing the
+ * candidates in ascending order.
  */
 const slugToStore = (explicit: string): string =>
-  `SELECT CASE WHEN ${explicit} OR (${free('$6::text')}) THEN $6::text ELSE COALESCE((${FROM_GAPS}), (
+  `SELECT CASE WHEN ${explicit} OR (${free('$6::text')}) THEN $6::text ELSE COALESCE("blog_slug_suffix"($6::text), (
       SELECT c."slug" FROM (SELECT ${suffixed('s."n"')} AS "slug" FROM (SELECT generate_series(2, 2147483647) AS "n") s) c
       WHERE ${free('c."slug"')} LIMIT 1)) END AS "slug"`;
 
 /**
  * Stores a blog with the slug $6 when $7 (explicit; an earlier slug of another blog stops leading there), else with
- * the lowest free of $6, $6-2, … among every slug held or once held: the first of the base's free suffixes, kept as
- * gaps by triggers. A concurrent create may take the base or a base's first suffix first: the unique index refuses the
- * second, which is tried again (docs/architecture.md, "Publishing and slugs").
+ * the lowest free of $6, $6-2, … among every slug held or once held; only a create that needs a suffix locks a row, its
+ * base's. A concurrent create may take the same slug first: the unique index refuses the second, which is tried again
+ * (docs/architecture.md, "Publishing and slugs").
  */
 const INSERT: PreparedStatement = {
   name: 'blogs.insert',
@@ -304,7 +294,7 @@ export class BlogsRepository {
 
   /**
    * Stores a new blog; the database assigns `id`, both (equal) timestamps and `version` 1. A slug made from a base
-   * is tried again when a concurrent create took it first, and any create when it met a deadlock on the slug gaps.
+   * is tried again when a concurrent create took it first.
    * @throws SlugTakenError when an explicit slug is another blog's current one.
    */
   async insert(blog: NewBlog): Promise<Blog> {
@@ -318,7 +308,6 @@ export class BlogsRepository {
         const { rows } = await this.sql.onPrimary<Row>(statement, values);
         return this.toEntity(rows[0]);
       } catch (error) {
-        if (isDeadlock(error)) continue;
         if (!isUniqueViolation(error, SLUG_INDEXES)) throw error;
         // Each refusal means another create took the candidate, so the next try sees one more slug taken.
         if (slug.explicit) throw new SlugTakenError(`slug ${slug.value} is taken`, { cause: error });
@@ -330,7 +319,6 @@ export class BlogsRepository {
    * Applies `changes`, advances `updatedAt` strictly and increments `version`, when the blog meets `condition` and
    * the requirement of `changes.publication`.
    * @returns the row as stored, or null when no row changed.
-   * A statement that met a deadlock on the slug gaps (rolled back whole) runs again.
    * @throws SlugTakenError when `changes.slug` is another blog's current slug.
    */
   async update(id: number, changes: BlogChanges, condition: WriteCondition): Promise<Blog | null> {
@@ -341,32 +329,22 @@ export class BlogsRepository {
       ...[...this.writable(id, condition), title, content, author, change.kind, instant, requirement, slug],
       ...[tags?.slugs ?? null, tags?.names ?? null],
     ];
-    for (;;) {
-      try {
-        const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
-        return rows.length > 0 ? this.toEntity(rows[0]) : null;
-      } catch (error) {
-        if (isDeadlock(error)) continue;
-        if (isUniqueViolation(error, SLUG_INDEXES)) throw new SlugTakenError(`slug ${slug} is taken`, { cause: error });
-        throw error;
-      }
+    try {
+      const { rows } = await this.sql.onPrimary<Row>(UPDATE, values);
+      return rows.length > 0 ? this.toEntity(rows[0]) : null;
+    } catch (error) {
+      if (isUniqueViolation(error, SLUG_INDEXES)) throw new SlugTakenError(`slug ${slug} is taken`, { cause: error });
+      throw error;
     }
   }
 
   /**
-   * Deletes the blog when it meets `condition`; its slugs go with it. A statement that met a deadlock on the slug gaps
-   * runs again.
+   * Deletes the blog when it meets `condition`; its slugs go with it.
    * @returns whether a row was deleted.
    */
   async delete(id: number, condition: WriteCondition): Promise<boolean> {
-    for (;;) {
-      try {
-        const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, condition));
-        return rowCount > 0;
-      } catch (error) {
-        if (!isDeadlock(error)) throw error;
-      }
-    }
+    const { rowCount } = await this.sql.onPrimary(DELETE, this.writable(id, condition));
+    return rowCount > 0;
   }
 
   /** The parameters $1-$5 of {@link WRITABLE}. */
