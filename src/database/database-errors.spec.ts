@@ -5,6 +5,7 @@ import { AllExceptionsFilter, ErrorBody, RETRY_AFTER_SECONDS } from '../common/f
 import { DatabaseError } from 'pg';
 import {
   isDatabaseUnavailableError,
+  isDeadlock,
   isForeignKeyViolation,
   isUniqueViolation,
   mapDatabaseUnavailable,
@@ -170,6 +171,18 @@ describe('isUniqueViolation', () => {
     ['not an object', 'IDX_a', false],
   ])('%s → %j', (_name, error, expected) => {
     expect(isUniqueViolation(error, ['IDX_a'])).toBe(expected);
+  });
+});
+
+describe('isDeadlock', () => {
+  it.each([
+    ['SQLSTATE 40P01', withCode('40P01'), true],
+    ['a serialization failure (40001)', withCode('40001'), false],
+    ['a unique violation', withCode('23505'), false],
+    ['not an object', '40P01', false],
+    ['null', null, false],
+  ])('%s → %j', (_name, error, expected) => {
+    expect(isDeadlock(error)).toBe(expected);
   });
 });
 

@@ -47,6 +47,11 @@ export function mapDatabaseUnavailable(exception: unknown): ServiceUnavailableEx
     : undefined;
 }
 
+/** True when `error` is PostgreSQL's deadlock (SQLSTATE 40P01): its transaction was rolled back and may be run again. */
+export function isDeadlock(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '40P01';
+}
+
 /** True when `error` is PostgreSQL's unique violation (SQLSTATE 23505) of one of `constraints` (index names). */
 export function isUniqueViolation(error: unknown, constraints: readonly string[]): boolean {
   return isViolation(error, '23505', constraints);
