@@ -360,7 +360,7 @@ describe('comments (e2e)', () => {
         nextCursor: null,
       });
       const past = await list('?offset=100');
-      expect(past.body).toEqual({ data: [], total: 12, limit: 10, offset: 100, nextCursor: null });
+      expect(past.body).toEqual({ data: [], total: 12, totalRelation: 'eq', limit: 10, offset: 100, nextCursor: null });
       expect(past.headers.link).toBeUndefined();
     });
 

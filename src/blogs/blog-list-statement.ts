@@ -33,6 +33,12 @@ export const liveAuthorTotalSql = (author: string, now: string): string =>
       WHERE (SELECT b."author" FROM "blogs" b WHERE b."id" = s."id") = ${author}))::int8`;
 
 /**
+ * The most matches a search counts: its `total` is exact up to this many, and a row's `total` past it means "at least"
+ * (docs/api.md, "The envelope").
+ */
+export const SEARCH_TOTAL_CAP = 10_000;
+
+/**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
  * `long` for a search (one common word can match a tenth of all blogs).
  */
@@ -233,14 +239,21 @@ function build(
   const outerOrder = [...(keyOf ? [`${keyOf(`p.${column}`)} ${direction}`] : []), `p."id" ${direction}`].join(', ');
   let text: string;
   if (search) {
+    // The matches read for the total stop at one past the cap; within it they hold every match, and the page is cut
+    // from them; past it the page walks the order's index, testing each blog (docs/performance.md, "A common word").
     const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
     const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
-    const ids = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [], fixedRows);
+    const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
+    const fromMatches = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [within], fixedRows);
+    const past = `(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`;
+    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [past, ...conditions], fixedRows);
     const limit = firstRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
     text =
-      `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where}) ` +
-      `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
-      `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}${limit}`;
+      `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} LIMIT ${SEARCH_TOTAL_CAP + 1}), ` +
+      `"counted" AS (SELECT count(*) AS "n" FROM "matches") ` +
+      `SELECT t."n" AS "total", p.* FROM "counted" t ` +
+      `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN ((${fromMatches}) UNION ALL (${walked}))) p ON true ` +
+      `ORDER BY ${outerOrder}${limit}`;
   } else {
     const counter = countingFilter(query);
     const author = (): string => bind('author', ({ filters }) => filters.author);
