@@ -67,6 +67,13 @@ const FILTERS: Readonly<Record<Filter, (parameter: string) => string>> = {
 const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
 
 /**
+ * The search's condition as a function call, which no index serves: the page of a search past
+ * {@link SEARCH_TOTAL_CAP} walks the index of its order and tests each blog, rather than sort every match.
+ */
+const WALKED_SEARCH = (p: string): string =>
+  `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', ${p})))`;
+
+/**
  * SQL: the blog is live at the instant `now` (a parameter). Written so that no index serves it: nearly every blog is
  * live, and a planner that walked `published_at` for it would pass over the index of the order or the search.
  */
@@ -246,7 +253,12 @@ function build(
     const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
     const fromMatches = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [within], fixedRows);
     const past = `(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`;
-    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [past, ...conditions], fixedRows);
+    const walking = [
+      ...given.map((filter, i) => (filter === 'q' ? WALKED_SEARCH(bind('q', () => undefined)) : filterConditions[i])),
+      ...statusCondition(),
+      ...ownerCondition,
+    ];
+    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [past, ...walking], fixedRows);
     const limit = firstRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
     text =
       `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} LIMIT ${SEARCH_TOTAL_CAP + 1}), ` +
