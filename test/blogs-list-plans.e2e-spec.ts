@@ -160,7 +160,8 @@ describe('list statements and their indexes (e2e)', () => {
     const open = new Set<string>();
     const gated = new Set<string>();
     const visit = (node: Record<string, unknown>, inGate: boolean): void => {
-      const here = inGate || String(node['One-Time Filter'] ?? '').includes(gate);
+      const filter = node['One-Time Filter'];
+      const here = inGate || (typeof filter === 'string' && filter.includes(gate));
       if (typeof node['Index Name'] === 'string') (here ? gated : open).add(node['Index Name']);
       for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child, here);
     };

@@ -1,4 +1,5 @@
-import { blogListStatement, SEARCH_TOTAL_CAP } from './blog-list-statement';
+import { SEARCH_TOTAL_CAP } from './blog-list';
+import { blogListStatement } from './blog-list-statement';
 import type { BlogListQuery } from './blogs.repository';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');

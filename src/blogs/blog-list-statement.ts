@@ -1,6 +1,6 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { liveTagCount, scheduledBlogs, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
-import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
+import { BlogFilters, BlogSortField, SEARCH_TOTAL_CAP, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -31,12 +31,6 @@ export const liveAuthorTotalSql = (author: string, now: string): string =>
   `((SELECT coalesce(sum(c."n"), 0) FROM "author_counts" c WHERE c."author" = ${author})
     - (SELECT count(*) FROM ${scheduledBlogs(now)} s
       WHERE (SELECT b."author" FROM "blogs" b WHERE b."id" = s."id") = ${author}))::int8`;
-
-/**
- * The most matches a search counts: its `total` is exact up to this many, and a row's `total` past it means "at least"
- * (docs/api.md, "The envelope").
- */
-export const SEARCH_TOTAL_CAP = 10_000;
 
 /**
  * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,

@@ -75,6 +75,12 @@ export function parseTagList(text: string): string[] | undefined {
  */
 export const MAX_SEARCH_TERMS = 16;
 
+/**
+ * The most matches a search counts: its `total` is exact up to this many; past it, `total` is this many and its
+ * relation `gte` (docs/api.md, "The envelope").
+ */
+export const SEARCH_TOTAL_CAP = 10_000;
+
 /** Filters of the list, combined with AND; instants are compared strictly, to the millisecond. */
 export interface BlogFilters {
   /** `author` equals it exactly. */
