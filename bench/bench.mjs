@@ -24,7 +24,8 @@
 //                      draws them, tag-k with probability ∝ 1/k (bench/tags.mjs); tags: `GET /tags?limit=10`,
 //                      live counts, most blogs first; read-slug: `GET /blogs/slug/blog-<id>`, ids as read-one's)
 //                      (search-storm, not run by default, meant for 1M blogs: 50 connections of search-common
-//                      and at the same time read-one on 10 connections at 200 req/s; the table shows both)
+//                      and at the same time read-one on 10 connections at 200 req/s; the table shows both; the
+//                      searches come from as many client addresses as connections, in X-Forwarded-For)
 //                      (cache-churn, only with --via-cache and by default there: see --via-cache)
 //                      (comments-first: `GET /blogs/:id/comments?limit=10` of the blog with 10,000 comments, seeded
 //                      in every store; comments-cursor: its page 500 of 10 by cursor; comment-create: `POST
@@ -279,6 +280,8 @@ async function main() {
     JWT_SECRET,
     // Rate limits would answer the load with 429s: the bench measures the request path.
     RATE_LIMIT_ENABLED: 'false',
+    // The search scenarios name their clients in X-Forwarded-For (bench/load.mjs): many clients, not one.
+    TRUST_PROXY: 'true',
   };
   const topologyEnv = {
     direct: {},
