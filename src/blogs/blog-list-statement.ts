@@ -241,7 +241,8 @@ function build(
   let text: string;
   if (search) {
     // The matches read for the total stop at one past the cap; within it they hold every match, and the page is cut
-    // from them; past it the page walks the order's index, testing each blog (docs/performance.md, "A common word").
+    // from them; past it the page walks the order's index, testing each blog (docs/architecture.md, "The list
+    // queries").
     const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
     const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
     const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
