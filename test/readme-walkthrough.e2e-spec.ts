@@ -74,7 +74,7 @@ describe("the README's curl walk-through", () => {
       /Link: <\/api\/v1\/blogs\?author=Alice&sort=-createdAt&limit=1&fields=id%2Ctitle&cursor=[\w.-]+>; rel="next"\r?$/im,
     );
     expect(output).toMatch(
-      /\{"data":\[\{"id":\d+,"title":"[^"]+"\}\],"total":\d+,"limit":1,"offset":null,"nextCursor":"[\w.-]+"\}/,
+      /\{"data":\[\{"id":\d+,"title":"[^"]+"\}\],"total":\d+,"totalRelation":"eq","limit":1,"offset":null,"nextCursor":"[\w.-]+"\}/,
     );
   });
 
