@@ -37,6 +37,16 @@ const blogBody = (title) => {
   });
 };
 
+/**
+ * A search's client: one of as many addresses as connections (X-Forwarded-For, which the bench's services trust), so
+ * that the searches come from many clients, each with its share of the service's slow lane, as a storm of users would.
+ */
+const searcher = () => {
+  const n = Math.floor(Math.random() * job.connections);
+  // 198.18.0.0/15: the addresses of benchmarks (RFC 2544).
+  return { 'x-forwarded-for': `198.18.${n >> 8}.${n % 256}` };
+};
+
 /** Each scenario as an autocannon request whose `setupRequest` picks the concrete request. */
 const requests = {
   'read-one': () => ({ method: 'GET', path: `/api/v1/blogs/${randomId()}` }),
@@ -63,8 +73,8 @@ const requests = {
     body: blogBody(),
   }),
   'list-author': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&author=${encodeURIComponent(job.listAuthor)}` }),
-  'search-rare': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.rareWord}` }),
-  'search-common': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.commonWord}` }),
+  'search-rare': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.rareWord}`, headers: searcher() }),
+  'search-common': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&q=${job.commonWord}`, headers: searcher() }),
   'cursor-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&cursor=${encodeURIComponent(job.deepCursor)}` }),
   patch: () => {
     sequence += 1;

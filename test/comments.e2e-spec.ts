@@ -333,6 +333,7 @@ describe('comments (e2e)', () => {
       expect(res.body).toEqual({
         data: all.slice(0, 10),
         total: 12,
+        totalRelation: 'eq',
         limit: 10,
         offset: 0,
         nextCursor: expect.any(String),
@@ -355,12 +356,13 @@ describe('comments (e2e)', () => {
       expect((await list('?limit=5&offset=10')).body).toEqual({
         data: all.slice(10),
         total: 12,
+        totalRelation: 'eq',
         limit: 5,
         offset: 10,
         nextCursor: null,
       });
       const past = await list('?offset=100');
-      expect(past.body).toEqual({ data: [], total: 12, limit: 10, offset: 100, nextCursor: null });
+      expect(past.body).toEqual({ data: [], total: 12, totalRelation: 'eq', limit: 10, offset: 100, nextCursor: null });
       expect(past.headers.link).toBeUndefined();
     });
 
@@ -385,6 +387,7 @@ describe('comments (e2e)', () => {
       expect((await list('', await blog(sub('alice')))).body).toEqual({
         data: [],
         total: 0,
+        totalRelation: 'eq',
         limit: 10,
         offset: 0,
         nextCursor: null,

@@ -167,7 +167,7 @@ function expectBlog(value: unknown): asserts value is Blog {
 
 function expectEnvelope(value: unknown): void {
   const envelope = value as Record<string, unknown>;
-  expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total']);
+  expect(Object.keys(envelope).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total', 'totalRelation']);
   for (const blog of envelope.data as unknown[]) expectBlog(blog);
 }
 
@@ -682,7 +682,7 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
           if (operation === 'tag') {
             const reply = await send('GET', `/api/v1/tags/${id}`);
             // an empty slug is the collection itself: `/api/v1/tags/` lists
-            const keys = id === '' ? ['data', 'limit', 'offset', 'total'] : ['count', 'name', 'slug'];
+            const keys = id === '' ? ['data', 'limit', 'offset', 'total', 'totalRelation'] : ['count', 'name', 'slug'];
             await expectAnswer(reply, (body) => expect(Object.keys(body as object).sort()).toEqual(keys));
             return;
           }

@@ -72,13 +72,13 @@ describe("the README's curl walk-through", () => {
   it('searches, then follows a cursor to the next page', () => {
     const id = Number(output.split('\n')[0]);
     expect(output).toContain(
-      `{"data":[{"id":${id},"title":"Hello again"}],"total":1,"limit":10,"offset":0,"nextCursor":null}`,
+      `{"data":[{"id":${id},"title":"Hello again"}],"total":1,"totalRelation":"eq","limit":10,"offset":0,"nextCursor":null}`,
     );
     expect(output).toMatch(
       /Link: <\/api\/v1\/blogs\?author=Alice&sort=-createdAt&limit=1&fields=id%2Ctitle&cursor=[\w.-]+>; rel="next"\r?$/im,
     );
     expect(output).toMatch(
-      /\{"data":\[\{"id":\d+,"title":"[^"]+"\}\],"total":\d+,"limit":1,"offset":null,"nextCursor":"[\w.-]+"\}/,
+      /\{"data":\[\{"id":\d+,"title":"[^"]+"\}\],"total":\d+,"totalRelation":"eq","limit":1,"offset":null,"nextCursor":"[\w.-]+"\}/,
     );
   });
 

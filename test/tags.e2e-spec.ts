@@ -58,7 +58,7 @@ describe('GET /api/v1/tags and /api/v1/tags/:slug (e2e)', () => {
     return { body: res.body as TagListBody, headers: res.headers };
   };
 
-  it('lists the tags with live blogs, most first and ties by slug, in {data, total, limit, offset} without cursor', async () => {
+  it('lists the tags with live blogs, most first and ties by slug, in {data, total, totalRelation, limit, offset} without cursor', async () => {
     const res = await list('');
 
     expect(res.body).toStrictEqual({
@@ -70,6 +70,7 @@ describe('GET /api/v1/tags and /api/v1/tags/:slug (e2e)', () => {
         { slug: 'z', name: 'Z', count: 1 },
       ],
       total: 5,
+      totalRelation: 'eq',
       limit: 10,
       offset: 0,
     });

@@ -84,14 +84,19 @@ const SQL = {
       `SELECT (SELECT count(*) FROM blogs WHERE author = $1) AS total, page.* FROM (VALUES (1)) one ` +
       `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
   },
-  // The matches once, for the total and the page, as the service reads them.
+  // Up to 10,001 matches once, as the service reads them: the total (10000 past that) and, within it, the page;
+  // past it the page walks the order's index.
   search: {
     name: 'search',
     text:
-      `WITH matches AS MATERIALIZED (SELECT id, created_at FROM blogs WHERE search_vector @@ websearch_to_tsquery('simple', $1)), ` +
-      `page AS (SELECT ${COLUMNS} FROM blogs WHERE id IN ` +
-      `(SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3)) ` +
-      `SELECT (SELECT count(*) FROM matches) AS total, page.* FROM (VALUES (1)) one ` +
+      `WITH matches AS MATERIALIZED (SELECT id, created_at FROM blogs ` +
+      `WHERE search_vector @@ websearch_to_tsquery('simple', $1) LIMIT 10001), ` +
+      `counted AS (SELECT count(*) AS n FROM matches), ` +
+      `page AS (SELECT ${COLUMNS} FROM blogs WHERE id IN (` +
+      `(SELECT id FROM matches WHERE (SELECT n FROM counted) <= 10000 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) ` +
+      `UNION ALL (SELECT id FROM blogs WHERE (SELECT n FROM counted) > 10000 ` +
+      `AND ts_match_vq(search_vector, websearch_to_tsquery('simple', $1)) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3))) ` +
+      `SELECT least((SELECT n FROM counted), 10000) AS total, page.* FROM (VALUES (1)) one ` +
       `LEFT JOIN page ON true ORDER BY page."createdAt" DESC, page.id DESC`,
   },
   // The blog whose slug is $1, else the one that held it before.

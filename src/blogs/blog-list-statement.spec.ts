@@ -1,3 +1,4 @@
+import { SEARCH_TOTAL_CAP } from './blog-list';
 import { blogListStatement } from './blog-list-statement';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -106,6 +107,20 @@ describe('blogListStatement', () => {
     expect(search).not.toContain('blog_counts');
     expect(search).toMatch(
       /^WITH "matches" AS MATERIALIZED \(SELECT "id", "created_at" AS "key" FROM "blogs" WHERE "author" = \$1 AND "search_vector" @@/,
+    );
+  });
+
+  it(`a search counts at most ${SEARCH_TOTAL_CAP + 1} matches; past ${SEARCH_TOTAL_CAP} its page walks the blogs`, () => {
+    const { text } = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).statement;
+
+    expect(text).toContain(`AND "search_vector" @@ (SELECT websearch_to_tsquery('simple', $2)) AND`);
+    expect(text).toContain(
+      `<= $3 LIMIT ${SEARCH_TOTAL_CAP + 1}), "counted" AS (SELECT count(*) AS "n" FROM "matches")`,
+    );
+    expect(text).toContain(`FROM "matches" m WHERE (SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`);
+    expect(text).toContain(
+      `FROM "blogs" WHERE (SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP} AND "author" = $1 AND ` +
+        `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', $2))) AND`,
     );
   });
 

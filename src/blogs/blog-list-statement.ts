@@ -1,6 +1,6 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { liveTagCount, scheduledBlogs, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
-import { BlogFilters, BlogSortField, sortOrder } from './blog-list';
+import { BlogFilters, BlogSortField, SEARCH_TOTAL_CAP, sortOrder } from './blog-list';
 import type { BlogListStatus } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -59,6 +59,13 @@ const FILTERS: Readonly<Record<Filter, (parameter: string) => string>> = {
   tag: (p) => `"tag_slugs" @> ${p}::text[]`,
 };
 const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
+
+/**
+ * The search's condition as a function call, which no index serves: the page of a search past
+ * {@link SEARCH_TOTAL_CAP} walks the index of its order and tests each blog, rather than sort every match.
+ */
+const WALKED_SEARCH = (p: string): string =>
+  `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', ${p})))`;
 
 /**
  * SQL: the blog is live at the instant `now` (a parameter). Written so that no index serves it: nearly every blog is
@@ -233,14 +240,27 @@ function build(
   const outerOrder = [...(keyOf ? [`${keyOf(`p.${column}`)} ${direction}`] : []), `p."id" ${direction}`].join(', ');
   let text: string;
   if (search) {
+    // The matches read for the total stop at one past the cap; within it they hold every match, and the page is cut
+    // from them; past it the page walks the order's index, testing each blog (docs/architecture.md, "The list
+    // queries").
     const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
     const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
-    const ids = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [], fixedRows);
+    const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
+    const fromMatches = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [within], fixedRows);
+    const past = `(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`;
+    const walking = [
+      ...given.map((filter, i) => (filter === 'q' ? WALKED_SEARCH(bind('q', () => undefined)) : filterConditions[i])),
+      ...statusCondition(),
+      ...ownerCondition,
+    ];
+    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [past, ...walking], fixedRows);
     const limit = firstRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
     text =
-      `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where}) ` +
-      `SELECT t."total", p.* FROM (SELECT count(*) AS "total" FROM "matches") t ` +
-      `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${ids})) p ON true ORDER BY ${outerOrder}${limit}`;
+      `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} LIMIT ${SEARCH_TOTAL_CAP + 1}), ` +
+      `"counted" AS (SELECT count(*) AS "n" FROM "matches") ` +
+      `SELECT t."n" AS "total", p.* FROM "counted" t ` +
+      `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN ((${fromMatches}) UNION ALL (${walked}))) p ON true ` +
+      `ORDER BY ${outerOrder}${limit}`;
   } else {
     const counter = countingFilter(query);
     const author = (): string => bind('author', ({ filters }) => filters.author);

@@ -69,6 +69,18 @@ export function parseTagList(text: string): string[] | undefined {
   return [...new Set(slugs)];
 }
 
+/**
+ * Most terms (words, each once) one search may name: with its 200 characters this bounds a search's work, a phrase's
+ * length included (docs/api.md, "Search").
+ */
+export const MAX_SEARCH_TERMS = 16;
+
+/**
+ * The most matches a search counts: its `total` is exact up to this many; past it, `total` is this many and its
+ * relation `gte` (docs/api.md, "The envelope").
+ */
+export const SEARCH_TOTAL_CAP = 10_000;
+
 /** Filters of the list, combined with AND; instants are compared strictly, to the millisecond. */
 export interface BlogFilters {
   /** `author` equals it exactly. */

@@ -77,10 +77,10 @@ describe('BlogsController', () => {
   const res = (): Response => response as unknown as Response;
 
   const req = (url: string, headers: Record<string, string> = {}): Request =>
-    ({ url, originalUrl: url, headers }) as unknown as Request;
+    ({ url, originalUrl: url, headers, ip: '192.0.2.7' }) as unknown as Request;
 
   it('list answers the envelope with the public fields, the effective paging and no next page', async () => {
-    service.list.mockResolvedValueOnce({ items: [blog], total: 12, offset: 10, nextCursor: null });
+    service.list.mockResolvedValueOnce({ items: [blog], total: 12, totalRelation: 'eq', offset: 10, nextCursor: null });
 
     await expect(
       controller.list(
@@ -89,9 +89,9 @@ describe('BlogsController', () => {
         req('/api/v1/blogs?limit=5&offset=10'),
         res(),
       ),
-    ).resolves.toEqual({ data: [publicBlog], total: 12, limit: 5, offset: 10, nextCursor: null });
+    ).resolves.toEqual({ data: [publicBlog], total: 12, totalRelation: 'eq', limit: 5, offset: 10, nextCursor: null });
     expect(service.list).toHaveBeenCalledWith(
-      { limit: 5, offset: 10, sort: '-createdAt', status: 'published', withContent: true },
+      { limit: 5, offset: 10, sort: '-createdAt', status: 'published', withContent: true, client: 'ip:192.0.2.7' },
       undefined,
       NOW,
     );
@@ -119,7 +119,13 @@ describe('BlogsController', () => {
   });
 
   it('list sends exactly the fields asked for, and reads no content when it is not among them', async () => {
-    service.list.mockResolvedValueOnce({ items: [blog], total: 1, offset: null, nextCursor: null });
+    service.list.mockResolvedValueOnce({
+      items: [blog],
+      total: 10_000,
+      totalRelation: 'gte',
+      offset: null,
+      nextCursor: null,
+    });
 
     const body = await controller.list(
       { limit: 10, sort: '-createdAt', fields: 'updatedAt,id', cursor: 'x', status: 'draft' },
@@ -130,7 +136,8 @@ describe('BlogsController', () => {
 
     expect(body).toEqual({
       data: [{ id: 7, updatedAt: blog.updatedAt }],
-      total: 1,
+      total: 10_000,
+      totalRelation: 'gte',
       limit: 10,
       offset: null,
       nextCursor: null,

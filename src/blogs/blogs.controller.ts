@@ -47,6 +47,7 @@ import { UpdateBlogDto } from './dto/update-blog.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { SharedCache } from '../shared-cache/shared-cache';
 import { BLOG_LISTS_KEY, blogKey } from './blog-surrogate-keys';
+import { clientAddressOf } from '../rate-limit/rate-limit.guard';
 
 /**
  * `/api/v1/blogs`: reads are public unless `READS_REQUIRE_AUTH=true` (a valid token still shows its owner's drafts
@@ -75,7 +76,8 @@ export class BlogsController {
     const tag = query.tag === undefined ? undefined : parseTagList(query.tag);
     // Lists other than the public one need the caller: a token refused on the way is that refusal, not "no token".
     const caller = query.status === 'published' ? principal : requireCaller(principal, request);
-    const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content') }, caller, now);
+    const client = clientAddressOf(request);
+    const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content'), client }, caller, now);
     linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
     this.cache.keep(request, response, BLOG_LISTS_KEY);
     return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));

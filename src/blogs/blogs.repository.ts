@@ -5,8 +5,9 @@ import type { VersionCondition } from '../common/http/versioned-entity-tag';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import { BlogFilters, BlogListPosition, BlogSort } from './blog-list';
+import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
 import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import type { TotalRelation } from '../common/paging/list-envelope';
 import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
 import { TagsRepository } from '../tags/tags.repository';
 import type { NormalizedTags } from '../tags/tags.service';
@@ -65,8 +66,12 @@ export interface BlogListQuery {
   readonly now: Date;
 }
 
-/** A page, the exact number of all blogs matching the filters, and whether more follow the page. */
+/**
+ * A page, the number of all blogs matching the filters (exact, or for a search past {@link SEARCH_TOTAL_CAP} that cap
+ * with `totalRelation` `gte`), and whether more follow the page.
+ */
 interface BlogListPage extends BlogPage {
+  readonly totalRelation: TotalRelation;
   readonly more: boolean;
 }
 
@@ -123,9 +128,11 @@ function firstPageStatement(limit: number): PreparedStatement {
 }
 
 /** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
-const IS_SEARCHABLE: PreparedStatement = {
-  name: 'blogs.searchable',
-  text: `SELECT numnode(websearch_to_tsquery('simple', $1)) > 0 AS "searchable"`,
+/** The lexemes of `websearch_to_tsquery('simple', $1)` in its text's order, once per occurrence (quotes undoubled). */
+const SEARCH_TERMS: PreparedStatement = {
+  name: 'blogs.search-terms',
+  text: `SELECT coalesce(array_agg(replace(t.m[1], '''''', '''') ORDER BY t.n), '{}') AS "terms"
+    FROM regexp_matches(websearch_to_tsquery('simple', $1)::text, '''((?:[^'']|'''')*)''', 'g') WITH ORDINALITY t(m, n)`,
 };
 
 const FIND_BY_ID: PreparedStatement = {
@@ -274,22 +281,29 @@ export class BlogsRepository {
 
   /**
    * A page of the blogs matching `filters` in the order `sort` (ties by `id`), after `offset` blogs
-   * or after `after`, with the exact number of all matching blogs, both from one statement (one
-   * snapshot). The total of an unfiltered list comes from the counter.
+   * or after `after`, with the number of all matching blogs, both from one statement (one snapshot). The total of an
+   * unfiltered list comes from the counter; a search counts up to {@link SEARCH_TOTAL_CAP}. `client`: whose share of
+   * the slow lane it waits in.
    */
-  async findList(query: BlogListQuery): Promise<BlogListPage> {
+  async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
     const { statement, values, lane } = blogListStatement(query);
-    const { rows } = await this.sql.onReplica<Row>(statement, values, lane);
-    const total = Number(rows[0]?.total ?? 0);
+    const { rows } = await this.sql.onReplica<Row>(statement, values, lane, client);
+    const counted = Number(rows[0]?.total ?? 0);
+    const capped = query.filters.q !== undefined && counted > SEARCH_TOTAL_CAP;
     const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
     const page = await this.withTagNames(items.slice(0, query.limit));
-    return { items: page, total, more: items.length > query.limit };
+    return {
+      items: page,
+      total: capped ? SEARCH_TOTAL_CAP : counted,
+      totalRelation: capped ? 'gte' : 'eq',
+      more: items.length > query.limit,
+    };
   }
 
-  /** Whether `q` has a word to search for: `websearch_to_tsquery('simple', q)` is not empty. */
-  async isSearchable(q: string): Promise<boolean> {
-    const { rows } = await this.sql.onReplica<{ searchable: boolean }>(IS_SEARCHABLE, [q]);
-    return rows[0].searchable;
+  /** The terms (lexemes) `websearch_to_tsquery('simple', q)` searches for, in order, repeats included; none: no word. */
+  async searchTerms(q: string): Promise<string[]> {
+    const { rows } = await this.sql.onReplica<{ terms: string[] }>(SEARCH_TERMS, [q]);
+    return rows[0].terms;
   }
 
   /**

@@ -24,7 +24,7 @@ import type { BlogInputDto } from './dto/blog-input.dto';
 
 type RepositoryMock = {
   readonly [
-    K in 'findById' | 'findBySlug' | 'findPage' | 'findList' | 'isSearchable' | 'insert' | 'update' | 'delete'
+    K in 'findById' | 'findBySlug' | 'findPage' | 'findList' | 'searchTerms' | 'insert' | 'update' | 'delete'
   ]: jest.Mock;
 };
 
@@ -81,7 +81,7 @@ describe('BlogsService', () => {
       findBySlug: jest.fn(),
       findPage: jest.fn(),
       findList: jest.fn(),
-      isSearchable: jest.fn(),
+      searchTerms: jest.fn(),
       insert: jest.fn(),
       update: jest.fn(),
       delete: jest.fn(),
@@ -120,7 +120,13 @@ describe('BlogsService', () => {
 
       expect(repository.findPage).toHaveBeenCalledWith(2, 10, NOW);
       expect(repository.findList).not.toHaveBeenCalled();
-      expect(list).toEqual({ items: [newest, older], total: 13, offset: 10, nextCursor: expect.any(String) });
+      expect(list).toEqual({
+        items: [newest, older],
+        total: 13,
+        totalRelation: 'eq',
+        offset: 10,
+        nextCursor: expect.any(String),
+      });
       expect(cursors.decode(list.nextCursor ?? '', '-createdAt', { status: 'published' })).toEqual({
         id: 1,
         value: older.createdAt,
@@ -137,6 +143,7 @@ describe('BlogsService', () => {
       await expect(service.list(request({ offset }), undefined, NOW)).resolves.toEqual({
         items,
         total,
+        totalRelation: 'eq',
         offset,
         nextCursor: null,
       });
@@ -151,8 +158,8 @@ describe('BlogsService', () => {
 
     it('filters, another sort or no content: the list query with only the filters given', async () => {
       const createdAfter = new Date('2026-01-01T00:00:00.000Z');
-      repository.isSearchable.mockResolvedValueOnce(true);
-      repository.findList.mockResolvedValueOnce({ items: [newest, older], total: 5, more: true });
+      repository.searchTerms.mockResolvedValueOnce(['hello']);
+      repository.findList.mockResolvedValueOnce({ items: [newest, older], total: 5, totalRelation: 'eq', more: true });
 
       const list = await service.list(
         request({
@@ -162,24 +169,28 @@ describe('BlogsService', () => {
           createdBefore: undefined,
           sort: 'title',
           withContent: false,
+          client: 'ip:192.0.2.1',
         }),
         undefined,
         NOW,
       );
 
       const filters = { author: 'Alice', q: 'hello', createdAfter };
-      expect(repository.isSearchable).toHaveBeenCalledWith('hello');
-      expect(repository.findList).toHaveBeenCalledWith({
-        filters,
-        sort: 'title',
-        limit: 2,
-        offset: 0,
-        after: undefined,
-        withContent: false,
-        status: 'published',
-        owner: undefined,
-        now: NOW,
-      });
+      expect(repository.searchTerms).toHaveBeenCalledWith('hello');
+      expect(repository.findList).toHaveBeenCalledWith(
+        {
+          filters,
+          sort: 'title',
+          limit: 2,
+          offset: 0,
+          after: undefined,
+          withContent: false,
+          status: 'published',
+          owner: undefined,
+          now: NOW,
+        },
+        'ip:192.0.2.1',
+      );
       expect(list).toMatchObject({ total: 5, offset: 0 });
       expect(cursors.decode(list.nextCursor ?? '', 'title', { ...filters, status: 'published' })).toEqual({
         id: 1,
@@ -189,39 +200,56 @@ describe('BlogsService', () => {
 
     it('a cursor: the page after its position, offset null, and no next cursor when no more follow', async () => {
       const cursor = cursors.encode('id', { author: 'Alice', status: 'published' }, { id: 40 });
-      repository.findList.mockResolvedValueOnce({ items: [older], total: 5, more: false });
+      repository.findList.mockResolvedValueOnce({ items: [older], total: 5, totalRelation: 'eq', more: false });
 
       await expect(service.list(request({ author: 'Alice', sort: 'id', cursor }), undefined, NOW)).resolves.toEqual({
         items: [older],
         total: 5,
+        totalRelation: 'eq',
         offset: null,
         nextCursor: null,
       });
       expect(repository.findList).toHaveBeenCalledWith(
         expect.objectContaining({ filters: { author: 'Alice' }, sort: 'id', offset: 0, after: { id: 40 } }),
+        undefined,
       );
     });
 
     it('an unfiltered cursor walk newest first also goes through the list query', async () => {
       const cursor = cursors.encode('-createdAt', { status: 'published' }, { id: 3, value: newest.createdAt });
-      repository.findList.mockResolvedValueOnce({ items: [older], total: 3, more: false });
+      repository.findList.mockResolvedValueOnce({ items: [older], total: 3, totalRelation: 'eq', more: false });
 
       await service.list(request({ cursor }), undefined, NOW);
 
       expect(repository.findPage).not.toHaveBeenCalled();
       expect(repository.findList).toHaveBeenCalledWith(
         expect.objectContaining({ filters: {}, after: { id: 3, value: newest.createdAt } }),
+        undefined,
       );
     });
 
-    it('q without a word: 400 naming q, before any list query', async () => {
-      repository.isSearchable.mockResolvedValueOnce(false);
+    it.each<[string, string[], string]>([
+      ['without a word', [], 'q must contain at least one word'],
+      ['of 17 words', Array.from({ length: 17 }, (_, i) => `w${i}`), 'q must contain at most 16 words'],
+      ['naming a word twice', ['a', 'b', 'a'], 'q must not contain a word to search for more than once'],
+    ])('q %s: 400 naming q, before any list query', async (_name, terms, message) => {
+      repository.searchTerms.mockResolvedValueOnce(terms);
 
-      const error: unknown = await service.list(request({ q: '!!!' }), undefined, NOW).catch((e: unknown) => e);
+      const error: unknown = await service.list(request({ q: 'x' }), undefined, NOW).catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(BadRequestException);
-      expect(JSON.stringify((error as BadRequestException).getResponse())).toContain('q must contain');
+      expect(JSON.stringify((error as BadRequestException).getResponse())).toContain(message);
       expect(repository.findList).not.toHaveBeenCalled();
+    });
+
+    it('q of 16 distinct words is searched, and a total past the cap is passed on as gte', async () => {
+      repository.searchTerms.mockResolvedValueOnce(Array.from({ length: 16 }, (_, i) => `w${i}`));
+      repository.findList.mockResolvedValueOnce({ items: [older], total: 10_000, totalRelation: 'gte', more: true });
+
+      await expect(service.list(request({ q: 'x' }), undefined, NOW)).resolves.toMatchObject({
+        total: 10_000,
+        totalRelation: 'gte',
+      });
     });
 
     it('a cursor of another sort or other filters: 400 naming cursor', async () => {
@@ -303,10 +331,13 @@ describe('BlogsService', () => {
       ['a user: own blogs only', alice, 'alice'],
       ['an admin: every owner', admin, undefined],
     ])('list status=draft for %s', async (_name, principal, owner) => {
-      repository.findList.mockResolvedValueOnce({ items: [], total: 0, more: false });
+      repository.findList.mockResolvedValueOnce({ items: [], total: 0, totalRelation: 'eq', more: false });
       await service.list({ limit: 2, sort: '-createdAt', withContent: true, status: 'draft' }, principal, NOW);
       expect(repository.findPage).not.toHaveBeenCalled();
-      expect(repository.findList).toHaveBeenCalledWith(expect.objectContaining({ status: 'draft', owner, now: NOW }));
+      expect(repository.findList).toHaveBeenCalledWith(
+        expect.objectContaining({ status: 'draft', owner, now: NOW }),
+        undefined,
+      );
     });
 
     it('a cursor is bound to the status', async () => {

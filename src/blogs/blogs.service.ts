@@ -15,7 +15,7 @@ import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
 import { TagsService } from '../tags/tags.service';
-import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, sortOrder } from './blog-list';
+import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, MAX_SEARCH_TERMS, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogListStatus, blogState } from './blog-status';
 import { BlogVisibility } from './blog-visibility';
@@ -41,6 +41,24 @@ function filtersOf(request: BlogFilters): BlogFilters {
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
+/**
+ * The search's bound: at least one term, at most {@link MAX_SEARCH_TERMS}, none twice (docs/api.md, "Search").
+ * @throws BadRequestException naming `q` otherwise.
+ */
+function checkSearchTerms(terms: readonly string[]): void {
+  if (terms.length === 0) {
+    throw new BadRequestException([
+      'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
+    ]);
+  }
+  if (terms.length > MAX_SEARCH_TERMS) {
+    throw new BadRequestException([`q must contain at most ${MAX_SEARCH_TERMS} words to search for`]);
+  }
+  if (new Set(terms).size < terms.length) {
+    throw new BadRequestException(['q must not contain a word to search for more than once']);
+  }
+}
+
 /** Where the page after `blog` starts in the order `sort`. */
 function positionAfter(blog: Blog, sort: BlogSort): BlogListPosition {
   const { field } = sortOrder(sort);
@@ -56,6 +74,8 @@ export interface BlogListRequest extends BlogFilters {
   readonly status: BlogListStatus;
   /** Whether the blogs need their `content` (the one large field). */
   readonly withContent: boolean;
+  /** Who asks (its client address): a filtered list waits within its share of the slow lane. */
+  readonly client?: string;
 }
 
 /** What a write of a blog asks for: the text fields (all three on create and PUT) and the optional publishing ones. */
@@ -82,18 +102,15 @@ export class BlogsService {
    * an offset past the end gives an empty page. `nextCursor` is set when more matching blogs follow. A status other
    * than `published` lists the caller's own blogs, every owner's for `blogs:admin`.
    * @throws BearerTokenException (401) for a status other than `published` without a principal;
-   *   BadRequestException naming `q` when it has no word to search for, or `cursor` when it does not continue this list.
+   *   BadRequestException naming `q` when it has no word to search for, more than {@link MAX_SEARCH_TERMS} or a term
+   *   twice, or naming `cursor` when it does not continue this list.
    */
   async list(request: BlogListRequest, principal: Principal | undefined, now: Date): Promise<ListPage<Blog>> {
-    const { limit, sort, cursor, withContent, status } = request;
+    const { limit, sort, cursor, withContent, status, client } = request;
     if (status !== 'published' && principal === undefined) throw BearerTokenException.missing();
     const owner = status === 'published' || principal === undefined ? undefined : blogOwner(principal);
     const filters = filtersOf(request);
-    if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
-      throw new BadRequestException([
-        'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
-      ]);
-    }
+    if (filters.q !== undefined) checkSearchTerms(await this.blogs.searchTerms(filters.q));
     const selection = { ...filters, status };
     const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, selection);
     const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
@@ -103,13 +120,15 @@ export class BlogsService {
       unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
         ? await this.blogs.findPage(limit, offset, now).then((found) => ({
             ...found,
+            totalRelation: 'eq' as const,
             more: offset + found.items.length < found.total,
           }))
-        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now });
+        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now }, client);
     const last = page.items.at(-1);
     return {
       items: page.items,
       total: page.total,
+      totalRelation: page.totalRelation,
       offset: after === undefined ? offset : null,
       nextCursor: page.more && last ? this.cursors.encode(sort, selection, positionAfter(last, sort)) : null,
     };

@@ -134,6 +134,44 @@ describe('StatementRunner', () => {
       expect(finished).toEqual([1, 2, 3, 4]);
     });
 
+    it(`gives one client ${SLOW_LANE.perClient} of the lane: its other reads wait behind its own, another's pass`, async () => {
+      const sql = await runner(true);
+      const replicas = { read: jest.fn(heldRead()) };
+      Object.assign(sql, { replicas });
+      const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+      const own = [1, 2, 3].map((n) => sql.onReplica(FIND, [n], 'long', 'ip:192.0.2.1'));
+      await flush();
+      expect(replicas.read).toHaveBeenCalledTimes(SLOW_LANE.perClient);
+      const other = sql.onReplica(FIND, [4], 'long', 'ip:192.0.2.2');
+      await flush();
+      expect(replicas.read).toHaveBeenCalledTimes(SLOW_LANE.perClient + 1);
+
+      for (let turn = 0; turn < 4; turn += 1) {
+        pending.shift()!();
+        await flush();
+      }
+      await Promise.all([...own, other]);
+      expect(replicas.read).toHaveBeenCalledTimes(4);
+      expect((sql as unknown as { shares: Map<string, unknown> }).shares.size).toBe(0);
+    });
+
+    it(`answers a client's read that waited ${SLOW_LANE.maxWaitMs} ms behind its own with a 503-class error`, async () => {
+      jest.useFakeTimers();
+      try {
+        const sql = await runner(true);
+        Object.assign(sql, { replicas: { read: jest.fn(heldRead()) } });
+        for (let n = 0; n < SLOW_LANE.perClient; n += 1) void sql.onReplica(FIND, [n], 'slow', 'ip:192.0.2.1');
+        const outcome = sql.onReplica(FIND, [9], 'slow', 'ip:192.0.2.1').catch((error: unknown) => error);
+
+        await jest.advanceTimersByTimeAsync(SLOW_LANE.maxWaitMs);
+
+        expect(await outcome).toBeInstanceOf(SlowLaneBusyError);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
     it.each<[string, boolean, unknown]>([
       ['named', true, { name: FIND.name, text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
       ['unnamed', false, { text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],

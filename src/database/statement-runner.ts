@@ -23,11 +23,12 @@ export interface StatementResult<T> {
 
 /**
  * Statements whose work grows with the rows they match (a filtered list's exact total) hold at most `connections`
- * of a pool at once, in arrival order, so that they never starve the cheap ones; a statement waits up to `maxWaitMs`
- * for its turn. A `long` one (a full-text search) then runs in a transaction of its own for up to `statementMs`, on
- * one core (no parallel workers) (docs/performance.md, "The slow lane").
+ * of a pool at once, in arrival order, so that they never starve the cheap ones; one client holds at most
+ * `perClient` of them, its other statements waiting behind its own; a statement waits up to `maxWaitMs` for its turn
+ * in all. A `long` one (a full-text search) then runs in a transaction of its own for up to `statementMs`, on one
+ * core (no parallel workers) (docs/performance.md, "The slow lane").
  */
-export const SLOW_LANE = { connections: 2, maxWaitMs: 45_000, statementMs: 15_000 } as const;
+export const SLOW_LANE = { connections: 2, perClient: 1, maxWaitMs: 45_000, statementMs: 15_000 } as const;
 
 /** Opens the transaction of a `long` statement, with its time limit and no parallel workers: one simple query. */
 const BEGIN_LONG = `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`;
@@ -63,11 +64,9 @@ export class StatementRunner {
   private readonly named: boolean;
   /** A PostgreSQL server (`pg`), not the embedded database. */
   private readonly server: boolean;
-  private readonly slowLane: SemaphoreInterface = withTimeout(
-    new Semaphore(SLOW_LANE.connections),
-    SLOW_LANE.maxWaitMs,
-    new SlowLaneBusyError(`No connection for a slow statement within ${SLOW_LANE.maxWaitMs} ms`),
-  );
+  private readonly slowLane = new Semaphore(SLOW_LANE.connections);
+  /** Each client's share of the slow lane, while it has a statement there: its semaphore and how many use it. */
+  private readonly shares = new Map<string, { readonly semaphore: Semaphore; users: number }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -116,19 +115,48 @@ export class StatementRunner {
     });
   }
 
-  /** Runs a read on a replica within its lag bound, else on the primary ({@link ReadReplicas.read}), in `lane`. */
+  /**
+   * Runs a read on a replica within its lag bound, else on the primary ({@link ReadReplicas.read}), in `lane`; in the
+   * slow lanes within the share of `client` (a client address, say) when given.
+   * @throws SlowLaneBusyError when a slow read waited {@link SLOW_LANE}`.maxWaitMs` for its turn.
+   */
   onReplica<T>(
     statement: PreparedStatement,
     values: unknown[],
     lane: StatementLane = 'fast',
+    client?: string,
   ): Promise<StatementResult<T>> {
     if (lane === 'fast') return this.replicas.read((connection) => this.run<T>(connection, statement, values));
     const long = lane === 'long' && this.server;
-    return this.slowLane.runExclusive(() =>
+    return this.inSlowLane(client, () =>
       this.replicas.read((connection) =>
         long ? this.runLong<T>(connection, statement, values) : this.run<T>(connection, statement, values),
       ),
     );
+  }
+
+  /** Runs `work` once `client`'s share (if any), then the slow lane, have room, within one wait of at most `maxWaitMs`. */
+  private async inSlowLane<T>(client: string | undefined, work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + SLOW_LANE.maxWaitMs;
+    const within = (semaphore: SemaphoreInterface): SemaphoreInterface =>
+      withTimeout(
+        semaphore,
+        Math.max(0, deadline - Date.now()),
+        new SlowLaneBusyError(`No connection for a slow statement within ${SLOW_LANE.maxWaitMs} ms`),
+      );
+    if (client === undefined) return within(this.slowLane).runExclusive(work);
+    let share = this.shares.get(client);
+    if (share === undefined) {
+      share = { semaphore: new Semaphore(SLOW_LANE.perClient), users: 0 };
+      this.shares.set(client, share);
+    }
+    share.users += 1;
+    try {
+      return await within(share.semaphore).runExclusive(() => within(this.slowLane).runExclusive(work));
+    } finally {
+      share.users -= 1;
+      if (share.users === 0) this.shares.delete(client);
+    }
   }
 
   /** `statement` in a transaction opened by {@link BEGIN_LONG}; rolled back when it fails. */

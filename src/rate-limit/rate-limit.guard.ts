@@ -97,5 +97,10 @@ export function trackerOf(request: Record<string, unknown>): string {
   if (request.method !== undefined && !SAFE_METHODS.has(request.method as string) && principal?.sub !== undefined) {
     return `sub:${principal.sub}`;
   }
+  return clientAddressOf(request);
+}
+
+/** A request's client address as its read budget and its share of the slow lane know it: `ip:<address>`, IPv6 by /64. */
+export function clientAddressOf(request: { readonly ip?: unknown }): string {
   return `ip:${normalizeIp(String(request.ip), DEFAULT_IPV6_SUBNET_PREFIX)}`;
 }

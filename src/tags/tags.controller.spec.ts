@@ -36,13 +36,13 @@ describe('TagsController', () => {
     controller = moduleRef.get(TagsController);
   });
 
-  it('list answers the envelope {data, total, limit, offset}, without nextCursor', async () => {
+  it('list answers the envelope {data, total, totalRelation, limit, offset}, without nextCursor', async () => {
     service.list.mockResolvedValue({ items: [nestjs], total: 7, offset: 2 });
 
     const body = await controller.list({ limit: 1, offset: 2, sort: 'slug' }, anonymous, res());
 
     expect(service.list).toHaveBeenCalledWith({ limit: 1, offset: 2, sort: 'slug' }, expect.any(Date));
-    expect(body).toStrictEqual({ data: [nestjs], total: 7, limit: 1, offset: 2 });
+    expect(body).toStrictEqual({ data: [nestjs], total: 7, totalRelation: 'eq', limit: 1, offset: 2 });
     expect(headers).toStrictEqual({ 'Cache-Control': 'public, max-age=0, s-maxage=60', 'Surrogate-Key': 'blogs' });
   });
 

@@ -50,6 +50,7 @@ export interface BlogBody extends BlogInput {
 export interface BlogListBody {
   data: BlogBody[];
   total: number;
+  totalRelation: 'eq' | 'gte';
   limit: number;
   offset: number | null;
   nextCursor: string | null;

@@ -77,7 +77,7 @@ export async function listBlogs(
     status: 200,
     body: 'envelope',
   });
-  expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total']);
+  expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'nextCursor', 'offset', 'total', 'totalRelation']);
   return { body: res.body as BlogListBody, link: res.headers.link };
 }
 

@@ -428,6 +428,12 @@ export interface components {
              */
             total: number;
             /**
+             * @description `eq` when `total` is exact; `gte` when it is a lower bound (a search past its count limit: `total` is then that limit). The convention of Elasticsearch's `track_total_hits`.
+             * @example eq
+             * @enum {string}
+             */
+            totalRelation: "eq" | "gte";
+            /**
              * @description The effective limit.
              * @example 10
              */
@@ -592,6 +598,12 @@ export interface components {
              */
             total: number;
             /**
+             * @description `eq` when `total` is exact; `gte` when it is a lower bound (a search past its count limit: `total` is then that limit). The convention of Elasticsearch's `track_total_hits`.
+             * @example eq
+             * @enum {string}
+             */
+            totalRelation: "eq" | "gte";
+            /**
              * @description The effective limit.
              * @example 10
              */
@@ -646,6 +658,12 @@ export interface components {
              * @example 1
              */
             total: number;
+            /**
+             * @description `eq` when `total` is exact; `gte` when it is a lower bound (a search past its count limit: `total` is then that limit). The convention of Elasticsearch's `track_total_hits`.
+             * @example eq
+             * @enum {string}
+             */
+            totalRelation: "eq" | "gte";
             /**
              * @description The effective limit.
              * @example 10
@@ -968,7 +986,7 @@ export interface operations {
                 offset?: number;
                 /** @description Only blogs whose `author` equals this exactly (case-sensitive). Follows the rules of the `author` field: not whitespace only, no U+0000. E.g. `Alice`. */
                 author?: string;
-                /** @description Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`) is 400. */
+                /** @description Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`), with more than 16 words or with a word twice (`a a`, `a -a`) is 400. `total` is exact up to 10000 matches; past that it is 10000 with `totalRelation: "gte"`. */
                 q?: string;
                 /** @description Only blogs created strictly after this instant. An RFC 3339 date-time with `Z` or an offset (`2026-11-22T10:00:00Z`, `2026-11-22T11:00:00+01:00`, fractions allowed), between years 0001 and 9999 in UTC. */
                 createdAfter?: string;

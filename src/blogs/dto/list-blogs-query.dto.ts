@@ -10,9 +10,11 @@ import {
   BLOG_SORTS,
   BlogSort,
   DEFAULT_BLOG_SORT,
+  MAX_SEARCH_TERMS,
   MAX_TAG_FILTER,
   parseFieldList,
   parseTagList,
+  SEARCH_TOTAL_CAP,
 } from '../blog-list';
 import { BLOG_LIST_STATUSES, BlogListStatus } from '../blog-status';
 import { BLOG_LIMITS } from './blog-input.dto';
@@ -64,7 +66,9 @@ export class ListBlogsQueryDto {
     description:
       "Full-text search of `title` and `content` with PostgreSQL's `websearch_to_tsquery('simple', q)`: whole " +
       'words, any letter case; every word must occur; `"a phrase"` for adjacent words, `-word` excludes, `or` ' +
-      'between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`) is 400.',
+      'between alternatives (`hello -draft`). A `q` without any word (e.g. `!!!`), with more than ' +
+      `${MAX_SEARCH_TERMS} words or with a word twice (\`a a\`, \`a -a\`) is 400. \`total\` is exact up to ` +
+      `${SEARCH_TOTAL_CAP} matches; past that it is ${SEARCH_TOTAL_CAP} with \`totalRelation: "gte"\`.`,
   })
   @IsSafeText()
   @CodePointLength(FILTER_LIMITS.q.min, FILTER_LIMITS.q.max)

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import type { ListEnvelope, OffsetListEnvelope } from './list-envelope';
+import type { ListEnvelope, OffsetListEnvelope, TotalRelation } from './list-envelope';
 import { PAGING } from './paging-query';
 
 /** How a list's envelope describes its items: `plural` (`blogs`), the description of `data`, and of `total`. */
@@ -34,6 +34,15 @@ export function ListEnvelopeOf<T>(
       example: 1,
     })
     readonly total!: number;
+
+    @ApiProperty({
+      enum: ['eq', 'gte'],
+      description:
+        '`eq` when `total` is exact; `gte` when it is a lower bound (a search past its count limit: `total` is then ' +
+        "that limit). The convention of Elasticsearch's `track_total_hits`.",
+      example: 'eq',
+    })
+    readonly totalRelation!: TotalRelation;
 
     @ApiProperty({
       type: 'integer',

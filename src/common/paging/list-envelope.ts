@@ -1,9 +1,20 @@
 import type { Response } from 'express';
 
-/** A page of a list as a service answers it: the items, the exact total, its offset (null after a cursor), the next cursor. */
+/**
+ * Whether a list's `total` is exact (`eq`) or a lower bound (`gte`, a search past its cap), as Elasticsearch's
+ * `hits.total.relation` says.
+ */
+export type TotalRelation = 'eq' | 'gte';
+
+/**
+ * A page of a list as a service answers it: the items, the total (exact unless `totalRelation` is `gte`), its offset
+ * (null after a cursor), the next cursor.
+ */
 export interface ListPage<T> {
   readonly items: readonly T[];
   readonly total: number;
+  /** Absent: `eq`. */
+  readonly totalRelation?: TotalRelation;
   readonly offset: number | null;
   readonly nextCursor: string | null;
 }
@@ -15,19 +26,21 @@ export interface OffsetListPage<T> {
   readonly offset: number;
 }
 
-/** The JSON envelope of a list answer: `{data, total, limit, offset, nextCursor}`. */
+/** The JSON envelope of a list answer: `{data, total, totalRelation, limit, offset, nextCursor}`. */
 export interface ListEnvelope<T> {
   readonly data: readonly T[];
   readonly total: number;
+  readonly totalRelation: TotalRelation;
   readonly limit: number;
   readonly offset: number | null;
   readonly nextCursor: string | null;
 }
 
-/** The JSON envelope of a list without cursors: `{data, total, limit, offset}`. */
+/** The JSON envelope of a list without cursors: `{data, total, totalRelation, limit, offset}`. */
 export interface OffsetListEnvelope<T> {
   readonly data: readonly T[];
   readonly total: number;
+  readonly totalRelation: TotalRelation;
   readonly limit: number;
   readonly offset: number;
 }
@@ -45,9 +58,11 @@ export function listEnvelope<E, T>(
   toItem: (entity: E) => T,
 ): ListEnvelope<T> | OffsetListEnvelope<T> {
   const data = page.items.map(toItem);
+  const { total } = page;
+  const totalRelation = 'totalRelation' in page ? (page.totalRelation ?? 'eq') : 'eq';
   return 'nextCursor' in page
-    ? { data, total: page.total, limit, offset: page.offset, nextCursor: page.nextCursor }
-    : { data, total: page.total, limit, offset: page.offset };
+    ? { data, total, totalRelation, limit, offset: page.offset, nextCursor: page.nextCursor }
+    : { data, total, totalRelation, limit, offset: page.offset };
 }
 
 /**
