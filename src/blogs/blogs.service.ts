@@ -23,6 +23,7 @@ import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
+import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
 
 /** How the errors of the blog resource name it. */
 const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
@@ -94,9 +95,11 @@ export class BlogsService {
     const owner = status === 'published' || principal === undefined ? undefined : blogOwner(principal);
     const filters = filtersOf(request);
     if (filters.q !== undefined && !(await this.blogs.isSearchable(filters.q))) {
-      throw new BadRequestException([
+      throw ValidationProblemException.parameter(
+        'q',
         'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
-      ]);
+        true,
+      );
     }
     const selection = { ...filters, status };
     const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, selection);
@@ -182,7 +185,9 @@ export class BlogsService {
     if (updated) return updated;
     const refusal = await this.refusal(id, principal, versions, now, 'update');
     if (refusal) throw refusal;
-    if (publication.requirement) throw new BadRequestException([requirementMessage(publication.requirement)]);
+    if (publication.requirement) {
+      throw ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true);
+    }
     // The blog read again meets the preconditions the write did not: a concurrent write came between.
     if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
     throw new InternalServerErrorException('The update was not stored');
@@ -212,7 +217,7 @@ export class BlogsService {
       return await write();
     } catch (error) {
       if (error instanceof SlugTakenError) {
-        throw new ConflictException("slug is another blog's slug: choose another one", { cause: error });
+        throw new SlugTakenException("slug is another blog's slug: choose another one", { cause: error });
       }
       throw error;
     }

@@ -29,9 +29,12 @@ import {
 } from './webhooks.api-docs';
 import { WEBHOOKS_ADMIN_SCOPE } from './webhooks.constants';
 import { WebhooksService } from './webhooks.service';
+import { ValidationProblemException } from '../common/filters/problem-types';
 
 /** A webhook id in the path: a UUID, else 400. */
-const WEBHOOK_ID = new ParseUUIDPipe({ exceptionFactory: () => new BadRequestException('id must be a UUID') });
+const WEBHOOK_ID = new ParseUUIDPipe({
+  exceptionFactory: () => ValidationProblemException.parameter('id', 'id must be a UUID'),
+});
 
 /** `/api/v1/webhooks`: registering receivers of events and reading their delivery logs, with `webhooks:admin`. */
 @Controller({ path: 'webhooks', version: '1' })

@@ -25,6 +25,8 @@ interface FakeAdapter {
   setHeader: jest.Mock;
 }
 
+const PUBLIC_URL = 'https://api.blog.example';
+
 describe('AllExceptionsFilter', () => {
   let adapter: FakeAdapter;
   let filter: AllExceptionsFilter;
@@ -36,7 +38,7 @@ describe('AllExceptionsFilter', () => {
   beforeEach(() => {
     loggerError = jest.spyOn(Logger.prototype, 'error').mockImplementation();
     adapter = { reply: jest.fn(), setHeader: jest.fn() };
-    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost);
+    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [], PUBLIC_URL);
     host = {
       switchToHttp: () => ({ getResponse: () => response, getRequest: () => request, getNext: () => undefined }),
       getType: () => 'http',
@@ -213,7 +215,11 @@ describe('AllExceptionsFilter', () => {
 
   it('answers what a mapper makes of an error: its status, Retry-After on 503, no driver text', () => {
     const mapped = new ServiceUnavailableException('Try later', { cause: new Error('connect ECONNREFUSED') });
-    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [() => mapped]);
+    filter = new AllExceptionsFilter(
+      { httpAdapter: adapter } as unknown as HttpAdapterHost,
+      [() => mapped],
+      PUBLIC_URL,
+    );
 
     filter.catch(new Error('connect ECONNREFUSED'), host);
 
