@@ -8,8 +8,8 @@ interface BrokenRule {
 }
 
 /**
- * The broken rules of class-validator's `errors`, in the order of `ValidationPipe`'s flat message list: each child
- * (array items as numeric properties) after its own children, under its parents' path.
+ * The broken rules of class-validator's `errors`, as `ValidationPipe` flattens them into its message list: each child
+ * (array items as numeric properties) after its own children, its messages prefixed with its parents' path.
  */
 export const brokenRules = (errors: readonly ValidationError[]): BrokenRule[] =>
   errors.flatMap((error) => rulesUnder(error, []));
@@ -19,7 +19,10 @@ function rulesUnder(error: ValidationError, parents: readonly string[]): BrokenR
   if (!error.children?.length) return [{ path, messages: Object.values(error.constraints ?? {}) }];
   return error.children.flatMap((child) => [
     ...(child.children?.length ? rulesUnder(child, path) : []),
-    { path: [...path, child.property], messages: Object.values(child.constraints ?? {}) },
+    {
+      path: [...path, child.property],
+      messages: Object.values(child.constraints ?? {}).map((message) => `${path.join('.')}.${message}`),
+    },
   ]);
 }
 
