@@ -110,14 +110,17 @@ function exampleProblem(status: number, { example, problemType }: ApiError): Err
  * when the request's `Accept` asks for it), with an example and the status's headers.
  */
 export function ApiProblemResponse(status: number, error: ApiError): MethodDecorator & ClassDecorator {
-  const media = { schema: { $ref: getSchemaPath(Problem) }, example: exampleProblem(status, error) };
+  const schema = { $ref: getSchemaPath(Problem) };
   return applyDecorators(
     ApiExtraModels(Problem),
     ApiResponse({
       status,
       description: error.description,
       headers: HEADERS[status],
-      content: { [PROBLEM_MEDIA_TYPE]: media, 'application/json': media },
+      content: {
+        [PROBLEM_MEDIA_TYPE]: { schema, example: exampleProblem(status, error) },
+        'application/json': { schema },
+      },
     }),
   );
 }

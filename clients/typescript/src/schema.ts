@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problems/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A problem type's page: what the problem means and what a client does about it */
+        get: operations["getProblemType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -302,22 +319,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorResponse: {
+        Problem: {
             /**
-             * @description The HTTP status code of the response.
+             * Format: uri-reference
+             * @description The problem type (RFC 9457 §3.1.1): `about:blank`, or `<PUBLIC_URL>/problems/<name>` for the problems a client acts on (validation-error, precondition-failed, slug-taken, rate-limited, idempotency-key-reused, idempotency-key-in-flight); `GET` it for a short page on what it means and what to do.
+             * @example about:blank
+             */
+            type: string;
+            /**
+             * @description The problem type's title, or the status's reason phrase for `about:blank`.
+             * @example Not Found
+             */
+            title: string;
+            /**
+             * @description The HTTP status code, as `statusCode`.
+             * @example 404
+             */
+            status: number;
+            /**
+             * @description `message` as one string (a list joined with `; `).
+             * @example Blog 42 not found
+             */
+            detail: string;
+            /**
+             * Format: uri-reference
+             * @description The request's path, without its query.
+             * @example /api/v1/blogs/42
+             */
+            instance: string;
+            /**
+             * @description The HTTP status code (1.x).
              * @example 404
              */
             statusCode: number;
             /**
-             * @description The reason phrase of the status (RFC 9110 §15).
+             * @description The reason phrase of the status (RFC 9110 §15; 1.x).
              * @example Not Found
              */
             error: string;
             /**
-             * @description What went wrong: one message, or a list of messages for validation errors.
+             * @description What went wrong (1.x): one message, or a list of messages for validation errors.
              * @example Blog 42 not found
              */
             message: string | string[];
+            /** @description Only on a `validation-error`: each broken rule, with a JSON Pointer (RFC 6901) into the body (`""` is the whole body) or the name of a query or path parameter. */
+            errors?: ({
+                detail: string;
+                /**
+                 * @description A JSON Pointer (RFC 6901) into the body.
+                 * @example /tags/3
+                 */
+                pointer: string;
+            } | {
+                detail: string;
+                /**
+                 * @description A query or path parameter.
+                 * @example limit
+                 */
+                parameter: string;
+            })[];
         };
         BlogResponse: {
             /**
@@ -919,7 +979,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -929,12 +989,86 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProblemType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "validation-error" | "precondition-failed" | "slug-taken" | "rate-limited" | "idempotency-key-reused" | "idempotency-key-in-flight";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, HTML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No problem type has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Problem type teapot not found",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Problem type teapot not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1016,14 +1150,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1036,12 +1182,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1054,15 +1206,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1072,12 +1230,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1086,7 +1250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1120,14 +1284,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1140,12 +1316,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -1156,12 +1338,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -1172,12 +1360,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -1188,21 +1382,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1215,15 +1428,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1233,12 +1452,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1305,14 +1530,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1325,12 +1562,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1341,12 +1584,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1359,15 +1608,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1377,12 +1632,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1438,14 +1699,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1458,12 +1731,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1474,12 +1753,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1492,15 +1777,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1510,12 +1801,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1561,14 +1858,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1581,12 +1890,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1597,12 +1912,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1613,12 +1934,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -1629,12 +1956,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -1645,12 +1978,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -1661,12 +2000,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -1677,12 +2022,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1695,15 +2046,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1713,12 +2070,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1755,14 +2118,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1775,12 +2150,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1791,12 +2172,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1807,12 +2194,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -1823,12 +2216,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1841,15 +2240,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1859,12 +2264,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1877,7 +2288,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description Change only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
                 "If-None-Match"?: string;
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1915,14 +2326,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1935,12 +2358,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1951,12 +2380,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1967,12 +2402,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -1983,12 +2424,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -1999,12 +2446,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -2015,12 +2468,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -2031,21 +2490,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2058,15 +2536,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2076,12 +2560,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2123,6 +2613,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "sort must be one of -count, slug",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2130,7 +2625,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2143,12 +2639,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2161,15 +2663,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2179,12 +2687,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2222,6 +2736,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "sort must be one of -count, slug",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2229,7 +2748,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2242,12 +2762,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No published blog has this tag. */
@@ -2258,12 +2784,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Tag nestjs not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Tag nestjs not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2276,15 +2808,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2294,12 +2832,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2335,6 +2879,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2342,7 +2891,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2355,12 +2905,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `events:read`. */
@@ -2371,12 +2927,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope events:read",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope events:read"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2389,15 +2951,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2407,12 +2975,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2459,14 +3033,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2479,12 +3065,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2495,12 +3087,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2513,15 +3111,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2531,12 +3135,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2545,7 +3155,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2582,14 +3192,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2602,12 +3224,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2618,12 +3246,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The blog is a draft or scheduled (the caller may read it): only a published blog takes comments. */
@@ -2634,12 +3268,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Blog 17 is not published: only a published blog takes comments",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "Blog 17 is not published: only a published blog takes comments"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -2650,12 +3290,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -2666,21 +3312,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2693,15 +3358,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2711,12 +3382,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2768,14 +3445,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2788,12 +3477,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2804,12 +3499,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2822,15 +3523,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2840,12 +3547,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2877,14 +3590,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2897,12 +3622,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its blog's owner, nor `blogs:admin`. */
@@ -2913,12 +3644,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin token may delete it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin token may delete it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2929,12 +3666,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2947,15 +3690,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2965,12 +3714,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3003,12 +3758,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3019,12 +3780,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3037,15 +3804,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3055,12 +3828,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3091,6 +3870,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3098,7 +3882,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3111,12 +3896,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3127,12 +3918,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -3143,12 +3940,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -3159,12 +3962,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3177,15 +3986,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3195,12 +4010,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3234,6 +4055,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3241,7 +4067,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3254,12 +4081,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3270,12 +4103,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3286,12 +4125,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3304,15 +4149,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3322,12 +4173,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3359,6 +4216,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3366,7 +4228,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3379,12 +4242,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3395,12 +4264,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3411,12 +4286,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3429,15 +4310,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3447,12 +4334,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3486,6 +4379,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3493,7 +4391,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3506,12 +4405,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3522,12 +4427,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3538,12 +4449,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3556,15 +4473,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3574,12 +4497,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
