@@ -3,8 +3,9 @@ import { bearer, BLOGS, BODY, createBlog, expectJsonError, sleep } from './suppo
 import { TcpProxy } from './support/tcp-proxy';
 import { TestApp, useTestApp } from './support/test-app';
 import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
+import { PROBLEM_MEMBERS } from './support/problem';
 
-// Every error is JSON `{ statusCode, error, message }`; a 500 never shows a
+// Every error is a problem details object (RFC 9457) with the 1.x `statusCode`, `error`, `message`; a 500 never shows a
 // stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
 
 /** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
@@ -21,9 +22,9 @@ const INTERNALS: readonly RegExp[] = [
   /blogs_renamed/,
 ];
 
-/** The body is exactly the three error fields and shows none of the internals. */
+/** The body is exactly the problem details members and shows none of the internals. */
 function expectNoInternals(res: Response): void {
-  expect(Object.keys(res.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  expect(Object.keys(res.body).sort()).toEqual(PROBLEM_MEMBERS);
   const text = JSON.stringify(res.body);
   for (const pattern of INTERNALS) expect(text).not.toMatch(pattern);
 }
