@@ -168,12 +168,15 @@ describe('comments (e2e)', () => {
         const res = await t.http[method](`${COMMENTS}/${created.id}`).set('Authorization', admin()).send(COMMENT);
 
         expect(res.status).toBe(blogs.status);
+        const message = (blogs.body as { message: string }).message.replace(
+          `POST ${BLOGS}/1`,
+          `${method.toUpperCase()} ${COMMENTS}/${created.id}`,
+        );
         expect(res.body).toEqual({
           ...(blogs.body as object),
-          message: (blogs.body as { message: string }).message.replace(
-            `POST ${BLOGS}/1`,
-            `${method.toUpperCase()} ${COMMENTS}/${created.id}`,
-          ),
+          detail: message,
+          instance: `${COMMENTS}/${created.id}`,
+          message,
         });
       },
     );

@@ -6,6 +6,10 @@ export const PROBLEM_CONTENT_TYPE = /^application\/problem\+json(;|$)/;
 /** The members of every error body (contract 1.8), sorted; a `validation-error` adds `errors`. */
 export const PROBLEM_MEMBERS = ['detail', 'error', 'instance', 'message', 'status', 'statusCode', 'title', 'type'];
 
+/** The members `body` must have, sorted: {@link PROBLEM_MEMBERS}, and `errors` when it is a `validation-error`. */
+export const problemMembers = (body: { type?: unknown }): string[] =>
+  String(body.type).endsWith('/problems/validation-error') ? [...PROBLEM_MEMBERS, 'errors'].sort() : PROBLEM_MEMBERS;
+
 /** The problem type URI `name` of the test service (`PUBLIC_URL` unset: `http://127.0.0.1:<PORT>`). */
 export const problemType = (name: string): RegExp => new RegExp(`^https?://[^/]+/problems/${name}$`);
 
