@@ -8,6 +8,9 @@ import { problemMembers } from './support/problem';
 // Every error is a problem details object (RFC 9457) with the 1.x `statusCode`, `error`, `message`; a 500 never shows a
 // stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
 
+/** The service's public base URL in these tests. */
+const PUBLIC_URL = 'https://api.blog.example';
+
 /** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
 const INTERNALS: readonly RegExp[] = [
   /\bat .+[:(]\d+/, // stack frame
@@ -30,7 +33,8 @@ function expectNoInternals(res: Response): void {
 }
 
 describe('error responses', () => {
-  const t = useTestApp();
+  // A public URL of no host the patterns below look for: the problem types name it.
+  const t = useTestApp({ PUBLIC_URL });
   let auth: string;
   let blogId: number;
 
@@ -224,7 +228,7 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       const proxied = new URL(database.env.DATABASE_URL);
       proxied.hostname = '127.0.0.1';
       proxied.port = String(proxy.port);
-      return { DATABASE_URL: proxied.toString() };
+      return { DATABASE_URL: proxied.toString(), PUBLIC_URL };
     },
     { database: () => database },
   );

@@ -37,7 +37,7 @@ describe('errors as problem details (contract 1.8)', () => {
         { detail: 'title must be a string', pointer: '/title' },
         { detail: 'tags must be 1 to 50 characters long', pointer: '/tags' },
       ]);
-      expect(res.body.message).toEqual(res.body.errors.map((e: { detail: string }) => e.detail));
+      expect(res.body.message).toEqual((res.body.errors as { detail: string }[]).map((e) => e.detail));
       contract.expectDocumented('post', BLOGS, res);
     });
 

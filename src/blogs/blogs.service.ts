@@ -1,10 +1,4 @@
-import {
-  BadRequestException,
-  ConflictException,
-  HttpException,
-  Injectable,
-  InternalServerErrorException,
-} from '@nestjs/common';
+import { HttpException, Injectable, InternalServerErrorException } from '@nestjs/common';
 import { BearerTokenException } from '../auth/bearer-token.exception';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';

@@ -1,4 +1,3 @@
-import { BadRequestException } from '@nestjs/common';
 import type { BlogStatus } from './blog-status';
 import { ValidationProblemException } from '../common/filters/problem-types';
 

@@ -129,6 +129,7 @@ describe('loadHttpConfig', () => {
   it('PUBLIC_URL defaults to http://127.0.0.1:<PORT>; only production without it is warned about', () => {
     expect(loadHttpConfig({ PORT: '8080' }).publicUrl).toBe('http://127.0.0.1:8080');
     expect(loadHttpConfig({ PORT: '8080' }).warning).toBeUndefined();
+    expect(loadHttpConfig({ PORT: '8080', PUBLIC_URL: '' }).publicUrl).toBe('http://127.0.0.1:8080');
     expect(loadHttpConfig({ NODE_ENV: 'production', PORT: '8080' }).warning).toBe(
       'PUBLIC_URL is unset: problem type URIs name http://127.0.0.1:8080',
     );

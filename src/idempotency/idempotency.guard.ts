@@ -1,12 +1,4 @@
-import {
-  BadRequestException,
-  CanActivate,
-  ConflictException,
-  ExecutionContext,
-  Injectable,
-  Logger,
-  UnprocessableEntityException,
-} from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal';

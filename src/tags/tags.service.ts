@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import type { OffsetListPage } from '../common/paging/list-envelope';
 import { slugOf } from '../common/text/slug';
 import type { CountedTag } from './counted-tag';

@@ -1,14 +1,4 @@
-import {
-  BadRequestException,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Param,
-  ParseUUIDPipe,
-  Post,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
 import { CreateWebhookDto } from './dto/create-webhook.dto';

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 import type { TestApp } from './test-app';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';

@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { createHash, createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { cursorConfig } from '../../config/cursor.config';

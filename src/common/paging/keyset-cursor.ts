@@ -1,4 +1,3 @@
-import { BadRequestException } from '@nestjs/common';
 import { CursorSigner, queryDigest } from './cursor-signer';
 import { ValidationProblemException } from '../filters/problem-types';
 
