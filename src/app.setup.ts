@@ -9,9 +9,9 @@ import type { Server } from 'node:http';
 import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { ConfigType } from '@nestjs/config';
-import { httpConfig } from './config/http.config';
+import { httpConfig, loadHttpConfig } from './config/http.config';
 import { mapDatabaseUnavailable } from './database/database-errors';
-import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { AllExceptionsFilter, PROBLEMS_PATH } from './common/filters/all-exceptions.filter';
 import { globalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
 import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness';
@@ -86,11 +86,17 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   ignoreRequestNoCacheInFreshness(app.getHttpAdapter().getInstance());
   // The aliases of every resource a controller serves at v1, read once from the controllers' metadata.
   app.use(apiPathAliases(versionOneResources(app.get(ModulesContainer))));
-  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.setGlobalPrefix('api', { exclude: ['health/live', 'health/ready', 'metrics', `${PROBLEMS_PATH}/:name`] });
   notFoundEverywhere(app.getHttpAdapter());
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(...globalPipes());
-  app.useGlobalFilters(new AllExceptionsFilter(app.get(HttpAdapterHost), [mapDatabaseUnavailable]));
+  app.useGlobalFilters(
+    new AllExceptionsFilter(
+      app.get(HttpAdapterHost),
+      [mapDatabaseUnavailable],
+      config?.publicUrl ?? loadHttpConfig(process.env).publicUrl,
+    ),
+  );
   serveOpenApiDocument(app, createOpenApiDocument(app));
   return app;
 }

@@ -41,6 +41,7 @@ async function bootstrap(): Promise<void> {
   app.flushLogs();
   setupApp(app);
   const config = app.get<ConfigType<typeof httpConfig>>(httpConfig.KEY);
+  if (config.warning !== undefined) Logger.warn(config.warning, 'Bootstrap');
   const database = app.get<ConfigType<typeof databaseConfig>>(databaseConfig.KEY);
   // Start-up hooks (the job library's among them) run here, so that their failures are not taken for the port's.
   await app.init();

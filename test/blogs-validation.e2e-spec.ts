@@ -79,7 +79,9 @@ async function sendRaw(t: TestApp, head: readonly string[], body = ''): Promise<
     const response: Pick<Response, 'status' | 'headers' | 'body'> = {
       status: Number(statusLine.split(' ')[1]),
       headers,
-      body: headers['content-type']?.startsWith('application/json') ? (JSON.parse(payload) as unknown) : payload,
+      body: /^application\/(problem\+)?json/.test(headers['content-type'] ?? '')
+        ? (JSON.parse(payload) as unknown)
+        : payload,
     };
     return response as Response;
   } finally {

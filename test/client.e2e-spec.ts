@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createBlogClient, type BlogClient } from '../clients/typescript/src';
 import { BLOGS, BODY } from './support/blog-api';
 import { createTestApp, TestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 
 // The typed client (clients/typescript) against the real app over HTTP: every operation, the
 // conditional requests and the error bodies, with the types the client derives from openapi.json.
@@ -169,7 +170,7 @@ describe('typed client (openapi-fetch) against the running service', () => {
     const { error, response } = await alice.GET('/api/v1/blogs/{id}', { params: { path: { id: 2_000_000_000 } } });
 
     expect(response.status).toBe(404);
-    expect(error).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String) });
+    expect(error).toEqual(problemBody(404, expect.any(String)));
   });
 
   it('createBlog without a token: 401 with the error body and the challenge', async () => {

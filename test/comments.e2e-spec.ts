@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from '../src/common/http/json-body.reader';
 import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, ISO_UTC_MS, messagesOf } from './support/blog-api';
 import { E2E_ENV } from './support/test-database';
 import { useTestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 
 // The comments of blogs over HTTP: create, read, list, delete, who sees them, the events they make.
 
@@ -81,12 +82,12 @@ describe('comments (e2e)', () => {
   /** The same 404 a blog id that does not exist answers. */
   const expectBlogNotFound = (res: Response, blogId: number): void => {
     expectJsonError(res, 404);
-    expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Blog ${blogId} not found` });
+    expect(res.body).toEqual(problemBody(404, `Blog ${blogId} not found`));
   };
 
   const expectCommentNotFound = (res: Response, id: number): void => {
     expectJsonError(res, 404);
-    expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Comment ${id} not found` });
+    expect(res.body).toEqual(problemBody(404, `Comment ${id} not found`));
   };
 
   describe('create and read', () => {
@@ -167,12 +168,15 @@ describe('comments (e2e)', () => {
         const res = await t.http[method](`${COMMENTS}/${created.id}`).set('Authorization', admin()).send(COMMENT);
 
         expect(res.status).toBe(blogs.status);
+        const message = (blogs.body as { message: string }).message.replace(
+          `POST ${BLOGS}/1`,
+          `${method.toUpperCase()} ${COMMENTS}/${created.id}`,
+        );
         expect(res.body).toEqual({
           ...(blogs.body as object),
-          message: (blogs.body as { message: string }).message.replace(
-            `POST ${BLOGS}/1`,
-            `${method.toUpperCase()} ${COMMENTS}/${created.id}`,
-          ),
+          detail: message,
+          instance: `${COMMENTS}/${created.id}`,
+          message,
         });
       },
     );

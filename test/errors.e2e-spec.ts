@@ -3,9 +3,13 @@ import { bearer, BLOGS, BODY, createBlog, expectJsonError, sleep } from './suppo
 import { TcpProxy } from './support/tcp-proxy';
 import { TestApp, useTestApp } from './support/test-app';
 import { createTestDatabase, E2E_ENV, TestDatabase } from './support/test-database';
+import { problemMembers } from './support/problem';
 
-// Every error is JSON `{ statusCode, error, message }`; a 500 never shows a
+// Every error is a problem details object (RFC 9457) with the 1.x `statusCode`, `error`, `message`; a 500 never shows a
 // stack trace, SQL or a driver message; an unreachable database is answered 503 within 5 s.
+
+/** The service's public base URL in these tests. */
+const PUBLIC_URL = 'https://api.blog.example';
 
 /** Patterns of internals that must never reach a client (stack frames, SQL, driver messages). */
 const INTERNALS: readonly RegExp[] = [
@@ -21,15 +25,16 @@ const INTERNALS: readonly RegExp[] = [
   /blogs_renamed/,
 ];
 
-/** The body is exactly the three error fields and shows none of the internals. */
+/** The body is exactly the problem details members and shows none of the internals. */
 function expectNoInternals(res: Response): void {
-  expect(Object.keys(res.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  expect(Object.keys(res.body).sort()).toEqual(problemMembers(res.body));
   const text = JSON.stringify(res.body);
   for (const pattern of INTERNALS) expect(text).not.toMatch(pattern);
 }
 
 describe('error responses', () => {
-  const t = useTestApp();
+  // A public URL of no host the patterns below look for: the problem types name it.
+  const t = useTestApp({ PUBLIC_URL });
   let auth: string;
   let blogId: number;
 
@@ -59,7 +64,7 @@ describe('error responses', () => {
     });
   });
 
-  describe('every error response is JSON with { statusCode, error, message }', () => {
+  describe('every error response is a problem with { statusCode, error, message }', () => {
     const cases: readonly [string, number, (tt: TestApp) => Test][] = [
       ['GET read with a malformed id', 400, (tt) => tt.http.get(`${BLOGS}/abc`)],
       ['GET read with a leading-zero id', 400, (tt) => tt.http.get(`${BLOGS}/01`)],
@@ -223,7 +228,7 @@ describeWithServer('database unavailable (PostgreSQL server behind a TCP proxy)'
       const proxied = new URL(database.env.DATABASE_URL);
       proxied.hostname = '127.0.0.1';
       proxied.port = String(proxy.port);
-      return { DATABASE_URL: proxied.toString() };
+      return { DATABASE_URL: proxied.toString(), PUBLIC_URL };
     },
     { database: () => database },
   );

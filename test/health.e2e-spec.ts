@@ -5,6 +5,7 @@ import { BLOGS, sleep } from './support/blog-api';
 import { OpenApiContract } from './support/openapi-contract';
 import { TcpProxy } from './support/tcp-proxy';
 import { useTestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 
 const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
@@ -33,7 +34,7 @@ describe('health probes (@nestjs/terminus)', () => {
     await t.dataSource.destroy();
     try {
       const res = await t.http.get('/health/ready').expect(503);
-      expect(res.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Not ready: database' });
+      expect(res.body).toEqual(problemBody(503, 'Not ready: database'));
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       contract.expectDocumented('get', '/health/ready', res);
       await t.http.get('/health/live').expect(200);
@@ -95,7 +96,7 @@ describe('readiness with the rate-limit counters in Redis (REDIS_URL, Redis behi
       const started = Date.now();
       const res = await t.http.get('/health/ready').expect(503);
       expect(Date.now() - started).toBeLessThan(3_000);
-      expect(res.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Not ready: redis' });
+      expect(res.body).toEqual(problemBody(503, 'Not ready: redis'));
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       contract.expectDocumented('get', '/health/ready', res);
       await t.http.get('/health/live').expect(200);

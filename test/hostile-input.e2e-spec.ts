@@ -3,6 +3,7 @@ import { Agent, request as httpRequest, STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { BLOG_FIELDS, BLOGS, BODY, bearer, INT4_MAX, ISO_UTC_MS } from './support/blog-api';
 import { useTestApp } from './support/test-app';
+import { PROBLEM_CONTENT_TYPE, problemMembers } from './support/problem';
 
 // Property-based tests (fast-check) against the real app over real HTTP. Arbitrary
 // JSON bodies (deep nesting, huge numbers, prototype keys, Unicode edge cases including lone
@@ -120,17 +121,17 @@ function send(
   });
 }
 
-const json = (reply: Reply): unknown => {
-  expect(reply.headers['content-type']).toMatch(/^application\/json(;|$)/);
+const json = (reply: Reply, type: RegExp = /^application\/json(;|$)/): unknown => {
+  expect(reply.headers['content-type']).toMatch(type);
   return JSON.parse(reply.text);
 };
 
-/** The error body for `reply.status`: exactly statusCode, error, message. */
+/** The error body for `reply.status`: exactly the problem details members, with `errors` on a validation-error. */
 function expectErrorBody(reply: Reply): void {
   expect(reply.status).toBeGreaterThanOrEqual(400);
   expect(reply.status).toBeLessThan(500);
-  const body = json(reply) as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['error', 'message', 'statusCode']);
+  const body = json(reply, PROBLEM_CONTENT_TYPE) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(problemMembers(body));
   expect(body.statusCode).toBe(reply.status);
   expect(body.error).toBe(STATUS_CODES[reply.status]);
   const messages = Array.isArray(body.message) ? body.message : [body.message];

@@ -3,6 +3,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { BLOGS, BODY, bearer, sleep } from './support/blog-api';
 import { useTestApp } from './support/test-app';
 import { LOG_DESTINATION, ROOT_LOGGER } from '../src/logging/logging.module';
+import { problemBody } from './support/problem';
 
 // One JSON line per request (request id, method, path, route, status,
 // duration), the caller's X-Request-Id adopted when sane and always returned, and never a token,
@@ -199,7 +200,7 @@ describe('no token, credential, query string or body text in any log line', () =
         .set('X-Request-Id', 'req-500')
         .send({ title: secret('title500'), content: secret('content500'), author: secret('author500') })
         .expect(500);
-      expect(res.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' });
+      expect(res.body).toEqual(problemBody(500, 'Internal server error'));
     } finally {
       await t.dataSource.query(`ALTER TABLE ${renamed} RENAME TO blogs`);
     }

@@ -9,6 +9,7 @@ import { createTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
 import { migrationNames } from './support/migrations';
+import { PROBLEM_MEMBERS } from './support/problem';
 import { patience } from './support/patience';
 
 // The net under its slowest test, which waits for conditions (test/support/patience.js).
@@ -46,7 +47,7 @@ function isErrorBody(exchange: Exchange, status: number): boolean {
   try {
     const body = JSON.parse(exchange.text) as Record<string, unknown>;
     return (
-      Object.keys(body).sort().join() === 'error,message,statusCode' &&
+      Object.keys(body).sort().join() === PROBLEM_MEMBERS.join() &&
       body.statusCode === status &&
       body.error === STATUS_CODES[status] &&
       typeof body.message === 'string'

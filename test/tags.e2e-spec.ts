@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 import { bearer, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
 import { SeedBlog, seedBlogs } from './support/tag-seed';
 import { useTestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 
 // GET /api/v1/tags and /api/v1/tags/:slug over HTTP, with blogs stored by SQL: a tag counts the blogs published now
 // or earlier; drafts and blogs scheduled for later do not count, and a tag without such a blog is not listed.
@@ -133,7 +134,7 @@ describe('GET /api/v1/tags and /api/v1/tags/:slug (e2e)', () => {
       const res = await t.http.get(`${TAGS}/${slug}`);
 
       expectJsonError(res, 404);
-      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Tag ${slug} not found` });
+      expect(res.body).toEqual(problemBody(404, `Tag ${slug} not found`));
     },
   );
 

@@ -41,12 +41,14 @@ const ApiErrorResponses = defineApiErrorResponses({
   409: {
     description: "The `slug` is another blog's current slug. Nothing was changed.",
     example: "slug is another blog's slug: choose another one",
+    problemType: 'slug-taken',
   },
   412: {
     description:
       'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
       '`ETag` was read. Nothing was changed.',
     example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
+    problemType: 'precondition-failed',
   },
 });
 

@@ -1,10 +1,4 @@
-import {
-  BadRequestException,
-  ConflictException,
-  HttpException,
-  Injectable,
-  InternalServerErrorException,
-} from '@nestjs/common';
+import { HttpException, Injectable, InternalServerErrorException } from '@nestjs/common';
 import { BearerTokenException } from '../auth/bearer-token.exception';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
@@ -24,6 +18,7 @@ import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
+import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
 
 /** How the errors of the blog resource name it. */
 const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
@@ -43,19 +38,25 @@ function filtersOf(request: BlogFilters): BlogFilters {
 
 /**
  * The search's bound: at least one term, at most {@link MAX_SEARCH_TERMS}, none twice (docs/api.md, "Search").
- * @throws BadRequestException naming `q` otherwise.
+ * @throws ValidationProblemException (400) naming `q` otherwise.
  */
 function checkSearchTerms(terms: readonly string[]): void {
   if (terms.length === 0) {
-    throw new BadRequestException([
+    throw ValidationProblemException.parameter(
+      'q',
       'q must contain at least one word to search for (letters or digits, not only punctuation or operators)',
-    ]);
+      true,
+    );
   }
   if (terms.length > MAX_SEARCH_TERMS) {
-    throw new BadRequestException([`q must contain at most ${MAX_SEARCH_TERMS} words to search for`]);
+    throw ValidationProblemException.parameter(
+      'q',
+      `q must contain at most ${MAX_SEARCH_TERMS} words to search for`,
+      true,
+    );
   }
   if (new Set(terms).size < terms.length) {
-    throw new BadRequestException(['q must not contain a word to search for more than once']);
+    throw ValidationProblemException.parameter('q', 'q must not contain a word to search for more than once', true);
   }
 }
 
@@ -197,7 +198,9 @@ export class BlogsService {
     if (updated) return updated;
     const refusal = await this.refusal(id, principal, versions, now, 'update');
     if (refusal) throw refusal;
-    if (publication.requirement) throw new BadRequestException([requirementMessage(publication.requirement)]);
+    if (publication.requirement) {
+      throw ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true);
+    }
     // The blog read again meets the preconditions the write did not: a concurrent write came between.
     if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
     throw new InternalServerErrorException('The update was not stored');
@@ -227,7 +230,7 @@ export class BlogsService {
       return await write();
     } catch (error) {
       if (error instanceof SlugTakenError) {
-        throw new ConflictException("slug is another blog's slug: choose another one", { cause: error });
+        throw new SlugTakenException("slug is another blog's slug: choose another one", { cause: error });
       }
       throw error;
     }

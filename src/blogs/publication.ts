@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import type { BlogStatus } from './blog-status';
+import { ValidationProblemException } from '../common/filters/problem-types';
 
 /** What a write asks of `status` and `publishedAt` (absent: undefined; `null` only for `publishedAt`). */
 export interface PublicationInput {
@@ -26,7 +26,8 @@ export interface Publication {
   readonly requirement?: StoredRequirement;
 }
 
-const refuse = (message: string): BadRequestException => new BadRequestException([message]);
+const refuse = (message: string): ValidationProblemException =>
+  ValidationProblemException.body('/publishedAt', message, true);
 
 /**
  * The rules every write shares: a draft has no instant, `published`/`scheduled` no `null`, `scheduled` no past instant.

@@ -27,6 +27,7 @@ describe('loadConfiguration', () => {
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://app.example, http://localhost:5173',
       SHUTDOWN_TIMEOUT_MS: '2500',
+      PUBLIC_URL: 'https://api.blog.example',
       JOBS_ENABLED: 'false',
       WEBHOOK_ALLOWED_HOSTS: 'Receiver.test, ::1',
       CACHE_MAX_AGE: '30',
@@ -42,6 +43,7 @@ describe('loadConfiguration', () => {
         trustProxy: 1,
         corsOrigins: ['https://app.example', 'http://localhost:5173'],
         shutdownTimeoutMs: 2500,
+        publicUrl: 'https://api.blog.example',
       },
       database: {
         url: 'postgres://user:pw@pgbouncer:6432/blogs',
@@ -132,6 +134,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'LOG_LEVEL',
       'NODE_ENV',
       'PORT',
+      'PUBLIC_URL',
       'RATE_LIMIT_ENABLED',
       'RATE_LIMIT_READS',
       'RATE_LIMIT_REDIS_PREFIX',

@@ -18,6 +18,7 @@ describe('loadHttpConfig', () => {
       trustProxy: false,
       corsOrigins: [],
       shutdownTimeoutMs: 10_000,
+      publicUrl: 'http://127.0.0.1:3000',
     });
     expect(loadHttpConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
   });
@@ -30,6 +31,7 @@ describe('loadHttpConfig', () => {
         TRUST_PROXY: '1',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         SHUTDOWN_TIMEOUT_MS: '2500',
+        PUBLIC_URL: 'https://api.blog.example/',
       }),
     ).toEqual({
       port: 8080,
@@ -37,6 +39,7 @@ describe('loadHttpConfig', () => {
       trustProxy: 1,
       corsOrigins: ['https://app.example', 'http://localhost:5173'],
       shutdownTimeoutMs: 2500,
+      publicUrl: 'https://api.blog.example',
     });
   });
 
@@ -88,6 +91,12 @@ describe('loadHttpConfig', () => {
     ['CORS_ORIGINS', '*'],
     ['CORS_ORIGINS', 'https://app.example/path'],
     ['CORS_ORIGINS', 'app.example'],
+    ['PUBLIC_URL', 'api.blog.example'],
+    ['PUBLIC_URL', 'ftp://api.blog.example'],
+    ['PUBLIC_URL', 'https://api.blog.example/?x=1'],
+    ['PUBLIC_URL', 'https://api.blog.example/#top'],
+    ['PUBLIC_URL', 'https://user:secret@api.blog.example'],
+    ['PUBLIC_URL', 'https://'],
   ])('rejects %s=%p with one line naming it', (variable, value) => {
     expectRejected(() => loadHttpConfig({ [variable]: value }), variable);
   });
@@ -101,7 +110,29 @@ describe('loadHttpConfig', () => {
       'TRUST_PROXY must be true, false, a number of hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal, uniquelocal',
     ],
     ['CORS_ORIGINS', 'CORS_ORIGINS must be a comma-separated list of origins such as https://app.example'],
+    [
+      'PUBLIC_URL',
+      'PUBLIC_URL must be an absolute http:// or https:// URL without query or fragment, such as https://api.blog.example',
+    ],
   ])('%s: %s', (variable, message) => {
     expect(() => loadHttpConfig({ [variable]: 'x y' })).toThrow(`Invalid configuration: ${message}`);
+  });
+
+  it.each<[string, string]>([
+    ['https://api.blog.example', 'https://api.blog.example'],
+    ['HTTPS://API.Blog.Example:443/', 'https://api.blog.example'],
+    ['http://10.0.0.7:8080/blog-api/', 'http://10.0.0.7:8080/blog-api'],
+  ])('PUBLIC_URL=%p is %p', (value, expected) => {
+    expect(loadHttpConfig({ PUBLIC_URL: value }).publicUrl).toBe(expected);
+  });
+
+  it('PUBLIC_URL defaults to http://127.0.0.1:<PORT>; only production without it is warned about', () => {
+    expect(loadHttpConfig({ PORT: '8080' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadHttpConfig({ PORT: '8080' }).warning).toBeUndefined();
+    expect(loadHttpConfig({ PORT: '8080', PUBLIC_URL: '' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadHttpConfig({ NODE_ENV: 'production', PORT: '8080' }).warning).toBe(
+      'PUBLIC_URL is unset: problem type URIs name http://127.0.0.1:8080',
+    );
+    expect(loadHttpConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.blog.example' }).warning).toBeUndefined();
   });
 });

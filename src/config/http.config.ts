@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsString, Matches } from 'class-validator';
+import { IsDefined, IsString, Matches, ValidateIf } from 'class-validator';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, MAX_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/shutdown.constants';
-import { IntegerInRange, readEnvironment, toList, VariableNames } from './environment';
+import { IntegerInRange, NodeEnvVariables, readEnvironment, toList, VariableNames } from './environment';
 import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 /** Where the service listens unless `HOST` says otherwise: this machine only. */
@@ -16,7 +16,20 @@ const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/;
 const HOST_NAME =
   /^(?=.{1,253}$)[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?)*$/;
 
-class HttpVariables {
+/** `PUBLIC_URL` as an absolute http(s) URL without query, fragment or credentials, with no trailing `/`; else null. */
+function parsePublicUrl({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string' || value === '') return value === '' ? undefined : value;
+  if (!/^https?:\/\//i.test(value) || /[?#\s]/.test(value)) return null;
+  try {
+    const url = new URL(value);
+    if (url.username !== '' || url.password !== '') return null;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
+
+class HttpVariables extends NodeEnvVariables {
   @IntegerInRange(0, 65535)
   readonly PORT: number = 3000;
 
@@ -45,6 +58,14 @@ class HttpVariables {
 
   @IntegerInRange(0, MAX_SHUTDOWN_TIMEOUT_MS, ' number of milliseconds')
   readonly SHUTDOWN_TIMEOUT_MS: number = DEFAULT_SHUTDOWN_TIMEOUT_MS;
+
+  @Transform(parsePublicUrl)
+  @ValidateIf((_vars: unknown, value: unknown) => value !== undefined)
+  @IsString({
+    message:
+      'PUBLIC_URL must be an absolute http:// or https:// URL without query or fragment, such as https://api.blog.example',
+  })
+  readonly PUBLIC_URL?: string;
 }
 
 /** Variables of the `http` namespace. */
@@ -54,6 +75,8 @@ export const HTTP_VARIABLES: VariableNames<HttpVariables> = {
   TRUST_PROXY: true,
   CORS_ORIGINS: true,
   SHUTDOWN_TIMEOUT_MS: true,
+  PUBLIC_URL: true,
+  NODE_ENV: true,
 };
 
 /** The HTTP server: where it listens, whom it trusts, which browsers may call it, how it stops. */
@@ -67,6 +90,10 @@ export interface HttpConfig {
   readonly corsOrigins: readonly string[];
   /** How long requests in flight may still run after SIGTERM / SIGINT, in ms. */
   readonly shutdownTimeoutMs: number;
+  /** The service's public base URL (`PUBLIC_URL`), no trailing `/`: `http://127.0.0.1:<PORT>` unless set. */
+  readonly publicUrl: string;
+  /** Why start-up warns about this configuration (production without `PUBLIC_URL`), or undefined. */
+  readonly warning?: string;
 }
 
 /** @throws ConfigValidationError naming the first invalid `http` variable. */
@@ -78,6 +105,10 @@ export function loadHttpConfig(env: NodeJS.ProcessEnv): HttpConfig {
     trustProxy: vars.TRUST_PROXY,
     corsOrigins: vars.CORS_ORIGINS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+    publicUrl: vars.PUBLIC_URL ?? `http://${DEFAULT_HOST}:${vars.PORT}`,
+    ...(vars.PUBLIC_URL === undefined && vars.NODE_ENV === 'production'
+      ? { warning: `PUBLIC_URL is unset: problem type URIs name http://${DEFAULT_HOST}:${vars.PORT}` }
+      : {}),
   };
 }
 

@@ -112,12 +112,19 @@ describe('AllExceptionsFilter with mapDatabaseUnavailable', () => {
   const response = { fake: 'response' };
   let adapter: { reply: jest.Mock; setHeader: jest.Mock };
   let filter: AllExceptionsFilter;
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const request = { url: '/api/v1/blogs', headers: {} };
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }),
+  } as unknown as ArgumentsHost;
 
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation();
     adapter = { reply: jest.fn(), setHeader: jest.fn() };
-    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [mapDatabaseUnavailable]);
+    filter = new AllExceptionsFilter(
+      { httpAdapter: adapter } as unknown as HttpAdapterHost,
+      [mapDatabaseUnavailable],
+      'http://127.0.0.1:3000',
+    );
   });
 
   afterEach(() => jest.restoreAllMocks());

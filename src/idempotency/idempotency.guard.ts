@@ -1,12 +1,4 @@
-import {
-  BadRequestException,
-  CanActivate,
-  ConflictException,
-  ExecutionContext,
-  Injectable,
-  Logger,
-  UnprocessableEntityException,
-} from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal';
@@ -16,6 +8,7 @@ import type { KeptAnswer } from './idempotency-key.entity';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotentReplay } from './idempotent-replay';
+import { IdempotencyKeyInFlightException, IdempotencyKeyReusedException } from '../common/filters/problem-types';
 
 /**
  * SHA-256 of what makes two requests the same: method, path ({@link canonicalPathOf}: any letter case or alias of it,
@@ -65,9 +58,11 @@ export class IdempotencyGuard implements CanActivate {
     const claim = await this.keys.claim(owner, key, fingerprint);
     switch (claim.kind) {
       case 'in-flight':
-        throw new ConflictException('A request with this Idempotency-Key is still in progress; retry later');
+        throw new IdempotencyKeyInFlightException(
+          'A request with this Idempotency-Key is still in progress; retry later',
+        );
       case 'reused':
-        throw new UnprocessableEntityException(
+        throw new IdempotencyKeyReusedException(
           'This Idempotency-Key was used with another request (method, path or body)',
         );
       case 'answered':

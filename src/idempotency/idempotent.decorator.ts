@@ -1,6 +1,6 @@
 import { applyDecorators, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { ErrorResponse } from '../openapi/error-response.dto';
+import { ApiHeader } from '@nestjs/swagger';
+import { ApiProblemResponse } from '../openapi/api-error-responses.decorator';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key';
 import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotentReplayFilter } from './idempotent-replay.filter';
@@ -16,12 +16,13 @@ export const Idempotent = (): MethodDecorator =>
       description:
         'Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first ' +
         "answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string " +
-        `or the same characters unquoted, 1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters from \`!\` to \`~\`.`,
+        `or the same characters unquoted, 1–${IDEMPOTENCY_KEY_MAX_LENGTH} characters from \`!\` to \`~\`. While the ` +
+        'first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`.',
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
     }),
-    ApiResponse({
-      status: 422,
-      type: ErrorResponse,
-      description: 'The `Idempotency-Key` was used with another method, path or body.',
+    ApiProblemResponse(422, {
+      description: 'The `Idempotency-Key` was used with another method, path or body. Nothing was changed.',
+      example: 'This Idempotency-Key was used with another request (method, path or body)',
+      problemType: 'idempotency-key-reused',
     }),
   );

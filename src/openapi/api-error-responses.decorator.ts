@@ -1,17 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
-import { RETRY_AFTER_SECONDS } from '../common/filters/all-exceptions.filter';
+import {
+  ErrorBody,
+  PROBLEM_MEDIA_TYPE,
+  PROBLEMS_PATH,
+  RETRY_AFTER_SECONDS,
+} from '../common/filters/all-exceptions.filter';
+import { PROBLEM_TYPES, ProblemTypeName } from '../common/filters/problem-types';
 import { MAX_BODY_BYTES } from '../common/http/json-body.reader';
 import { JSON_CHARSET, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-content-type';
-import { ErrorResponse } from './error-response.dto';
+import { Problem } from './problem.dto';
 
-/** An error status an operation documents: when it happens, and an example message. */
+/** An error status an operation documents: when it happens, an example message, and its problem type if any. */
 interface ApiError {
   readonly description: string;
   readonly example: string | readonly string[];
+  readonly problemType?: ProblemTypeName;
 }
+
+/** The `PUBLIC_URL` of the examples. */
+const EXAMPLE_PUBLIC_URL = 'https://api.blog.example';
 
 /** The errors of every module's operations; a module declares its own (403, 404, 412, …) with {@link defineApiErrorResponses}. */
 const SHARED_API_ERRORS = {
@@ -20,6 +30,7 @@ const SHARED_API_ERRORS = {
       'The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / ' +
       '`If-None-Match` value is invalid.',
     example: ['title must be shorter than or equal to 200 characters'],
+    problemType: 'validation-error',
   },
   401: {
     description:
@@ -42,9 +53,12 @@ const SHARED_API_ERRORS = {
       'Too many requests: the client spent its budget (reads per client address, writes per token `sub`, ' +
       '`RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed.',
     example: 'Too many requests; retry after 42 s',
+    problemType: 'rate-limited',
   },
   503: {
-    description: 'The database cannot be reached; retry after `Retry-After` seconds.',
+    description:
+      'The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long ' +
+      'for its turn; retry after `Retry-After` seconds.',
     example: 'The database is unavailable; retry later',
   },
 } as const satisfies Record<number, ApiError>;
@@ -73,26 +87,53 @@ const HEADERS: Partial<Record<number, HeadersObject>> = {
   },
 };
 
+/** An example {@link Problem} of `status` with `message` (the examples' path is a blog's). */
+function exampleProblem(status: number, { example, problemType }: ApiError): ErrorBody {
+  const reason = STATUS_CODES[status] ?? 'Error';
+  return {
+    type: problemType === undefined ? 'about:blank' : `${EXAMPLE_PUBLIC_URL}/${PROBLEMS_PATH}/${problemType}`,
+    title: problemType === undefined ? reason : PROBLEM_TYPES[problemType].title,
+    status,
+    detail: typeof example === 'string' ? example : example.join('; '),
+    instance: '/api/v1/blogs/42',
+    statusCode: status,
+    error: reason,
+    message: example,
+    ...(problemType === 'validation-error'
+      ? { errors: (typeof example === 'string' ? [example] : example).map((detail) => ({ detail, pointer: '/title' })) }
+      : {}),
+  };
+}
+
 /**
- * A module's `ApiErrorResponses(...statuses)`: documents each status of an operation with {@link ErrorResponse}, an
+ * The OpenAPI answer of an error `status`: a {@link Problem} as `application/problem+json` (or `application/json`
+ * when the request's `Accept` asks for it), with an example and the status's headers.
+ */
+export function ApiProblemResponse(status: number, error: ApiError): MethodDecorator & ClassDecorator {
+  const schema = { $ref: getSchemaPath(Problem) };
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiResponse({
+      status,
+      description: error.description,
+      headers: HEADERS[status],
+      content: {
+        [PROBLEM_MEDIA_TYPE]: { schema, example: exampleProblem(status, error) },
+        'application/json': { schema },
+      },
+    }),
+  );
+}
+
+/**
+ * A module's `ApiErrorResponses(...statuses)`: documents each status of an operation with {@link Problem}, an
  * example and its headers; `own` adds the module's statuses (or rewords shared ones).
  */
 export function defineApiErrorResponses<S extends number>(
   own: Readonly<Record<S, ApiError>>,
 ): (...statuses: readonly (S | SharedErrorStatus)[]) => MethodDecorator & ClassDecorator {
   const errors: Readonly<Record<number, ApiError>> = { ...SHARED_API_ERRORS, ...own };
-  return (...statuses) =>
-    applyDecorators(
-      ...statuses.map((status) =>
-        ApiResponse({
-          status,
-          description: errors[status].description,
-          type: ErrorResponse,
-          headers: HEADERS[status],
-          example: { statusCode: status, error: STATUS_CODES[status], message: errors[status].example },
-        }),
-      ),
-    );
+  return (...statuses) => applyDecorators(...statuses.map((status) => ApiProblemResponse(status, errors[status])));
 }
 
 /** `ApiErrorResponses(...statuses)` of the shared errors alone, for operations with none of their own. */

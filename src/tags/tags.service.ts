@@ -1,10 +1,11 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import type { OffsetListPage } from '../common/paging/list-envelope';
 import { slugOf } from '../common/text/slug';
 import type { CountedTag } from './counted-tag';
 import { TAG_LIMITS } from './tag-limits';
 import { TagSort } from './tag-list';
 import { TagsRepository } from './tags.repository';
+import { InvalidParam, ValidationProblemException } from '../common/filters/problem-types';
 
 /** A list request: order and page. */
 export interface TagListRequest {
@@ -43,13 +44,19 @@ export class TagsService {
    */
   normalize(names: readonly string[]): NormalizedTags {
     const bySlug = new Map<string, string>();
-    const errors: string[] = [];
+    const errors: InvalidParam[] = [];
     names.forEach((name, i) => {
       const slug = slugOf(name, TAG_LIMITS.slug.max);
-      if (slug === undefined) errors.push(`tags[${i}] must contain a letter or digit`);
+      if (slug === undefined)
+        errors.push({ detail: `tags[${i}] must contain a letter or digit`, pointer: `/tags/${i}` });
       else if (!bySlug.has(slug)) bySlug.set(slug, name);
     });
-    if (errors.length > 0) throw new BadRequestException(errors);
+    if (errors.length > 0) {
+      throw new ValidationProblemException(
+        errors.map((error) => error.detail),
+        errors,
+      );
+    }
     return { slugs: [...bySlug.keys()], names: [...bySlug.values()] };
   }
 }

@@ -1,14 +1,4 @@
-import {
-  BadRequestException,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Param,
-  ParseUUIDPipe,
-  Post,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -29,9 +19,12 @@ import {
 } from './webhooks.api-docs';
 import { WEBHOOKS_ADMIN_SCOPE } from './webhooks.constants';
 import { WebhooksService } from './webhooks.service';
+import { ValidationProblemException } from '../common/filters/problem-types';
 
 /** A webhook id in the path: a UUID, else 400. */
-const WEBHOOK_ID = new ParseUUIDPipe({ exceptionFactory: () => new BadRequestException('id must be a UUID') });
+const WEBHOOK_ID = new ParseUUIDPipe({
+  exceptionFactory: () => ValidationProblemException.parameter('id', 'id must be a UUID'),
+});
 
 /** `/api/v1/webhooks`: registering receivers of events and reading their delivery logs, with `webhooks:admin`. */
 @Controller({ path: 'webhooks', version: '1' })

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { EventRegistry } from '../events/event-registry';
 import type { EventType } from '../events/event-type';
@@ -6,6 +6,7 @@ import { WebhookAddressPolicy } from './webhook-address-policy';
 import type { WebhookAttempt } from './webhook-attempt.entity';
 import type { Webhook } from './webhook.entity';
 import { WebhooksRepository } from './webhooks.repository';
+import { ValidationProblemException } from '../common/filters/problem-types';
 
 /** Bytes of a webhook's signing secret (Standard Webhooks: 24 to 64). */
 const SECRET_BYTES = 32;
@@ -26,10 +27,14 @@ export class WebhooksService {
    */
   async register(url: string, events: readonly EventType[]): Promise<Webhook> {
     if (!events.every((type) => this.registry.has(type))) {
-      throw new BadRequestException([`each value in events must be one of ${this.registry.types().join(', ')}`]);
+      throw ValidationProblemException.body(
+        '/events',
+        `each value in events must be one of ${this.registry.types().join(', ')}`,
+        true,
+      );
     }
     const refusal = await this.addresses.refusal(url);
-    if (refusal !== null) throw new BadRequestException(refusal);
+    if (refusal !== null) throw ValidationProblemException.body('/url', refusal);
     const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
     return this.webhooks.create(url, events, secret);
   }

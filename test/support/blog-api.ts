@@ -1,6 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 import type { TestApp } from './test-app';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
 
 // Shared pieces of the blog e2e specs: the API's path and shapes, the blog factory, and the checks
 // every spec makes the same way (the JSON error body, the 401 challenge, what is stored).
@@ -119,16 +119,22 @@ export function messagesOf(res: Response): string[] {
 }
 
 /**
- * The error response for `status`: served as JSON, the body exactly
- * `{ statusCode, error, message }` with `error` the standard reason phrase, and `message` a
- * non-empty string or a non-empty list of non-empty strings.
+ * The error response for `status`: a problem details object served as `application/problem+json` (the request sends
+ * no `Accept`), `error` the standard reason phrase, `message` a non-empty string or a non-empty list of non-empty
+ * strings, and `errors` only on a `validation-error`.
  */
 export function expectJsonError(res: Response, status: number): void {
-  expect({ status: res.status, body: res.body }).toEqual({
+  const body = res.body as { type?: string; errors?: unknown };
+  const typed = body.type !== undefined && body.type !== 'about:blank';
+  expect({ status: res.status, body }).toEqual({
     status,
-    body: { statusCode: status, error: STATUS_CODES[status], message: expect.anything() },
+    body: {
+      ...problemBody(status, expect.anything()),
+      ...(typed ? { type: expect.stringMatching(/\/problems\/[a-z-]+$/), title: expect.any(String) } : {}),
+      ...(body.errors === undefined ? {} : { errors: expect.any(Array) }),
+    },
   });
-  expect(res.headers['content-type']).toMatch(/^application\/json(;|$)/);
+  expect(res.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
   const { message } = res.body as { message: unknown };
   const messages: unknown[] = Array.isArray(message) ? message : [message];
   expect(messages.length).toBeGreaterThan(0);

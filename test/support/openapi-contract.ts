@@ -116,7 +116,7 @@ export class OpenApiContract {
     const pointer = ['', 'paths', path, method, 'responses', status, 'content', mediaType, 'schema']
       .map(escapePointer)
       .join('/');
-    const body: unknown = mediaType === 'application/json' ? res.body : res.text;
+    const body: unknown = /^application\/([a-z.-]+\+)?json$/.test(mediaType) ? res.body : res.text;
     expect({ status, errors: this.errorsOf(pointer, body) }).toEqual({ status, errors: [] });
   }
 }

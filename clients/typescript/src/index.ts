@@ -13,7 +13,10 @@ export type BlogList = components['schemas']['BlogListResponse'];
 export type CreateBlog = components['schemas']['CreateBlogDto'];
 export type UpdateBlog = components['schemas']['UpdateBlogDto'];
 export type PatchBlog = components['schemas']['PatchBlogDto'];
-export type ErrorBody = components['schemas']['ErrorResponse'];
+/** An error answer: a problem details object (RFC 9457) with the 1.x `statusCode`, `error` and `message`. */
+export type Problem = components['schemas']['Problem'];
+/** The 1.x name of {@link Problem}. */
+export type ErrorBody = Problem;
 
 /** Methods that send a request body. */
 type BodyMethod = 'post' | 'put' | 'patch';

@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problems/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A problem type's page: what the problem means and what a client does about it */
+        get: operations["getProblemType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -302,22 +319,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorResponse: {
+        Problem: {
             /**
-             * @description The HTTP status code of the response.
+             * Format: uri-reference
+             * @description The problem type (RFC 9457 §3.1.1): `about:blank`, or `<PUBLIC_URL>/problems/<name>` for the problems a client acts on (validation-error, precondition-failed, slug-taken, rate-limited, idempotency-key-reused, idempotency-key-in-flight); `GET` it for a short page on what it means and what to do.
+             * @example about:blank
+             */
+            type: string;
+            /**
+             * @description The problem type's title, or the status's reason phrase for `about:blank`.
+             * @example Not Found
+             */
+            title: string;
+            /**
+             * @description The HTTP status code, as `statusCode`.
+             * @example 404
+             */
+            status: number;
+            /**
+             * @description `message` as one string (a list joined with `; `).
+             * @example Blog 42 not found
+             */
+            detail: string;
+            /**
+             * Format: uri-reference
+             * @description The request's path, without its query.
+             * @example /api/v1/blogs/42
+             */
+            instance: string;
+            /**
+             * @description The HTTP status code (1.x).
              * @example 404
              */
             statusCode: number;
             /**
-             * @description The reason phrase of the status (RFC 9110 §15).
+             * @description The reason phrase of the status (RFC 9110 §15; 1.x).
              * @example Not Found
              */
             error: string;
             /**
-             * @description What went wrong: one message, or a list of messages for validation errors.
+             * @description What went wrong (1.x): one message, or a list of messages for validation errors.
              * @example Blog 42 not found
              */
             message: string | string[];
+            /** @description Only on a `validation-error`: each broken rule, with a JSON Pointer (RFC 6901) into the body (`""` is the whole body) or the name of a query or path parameter. */
+            errors?: ({
+                detail: string;
+                /**
+                 * @description A JSON Pointer (RFC 6901) into the body.
+                 * @example /tags/3
+                 */
+                pointer: string;
+            } | {
+                detail: string;
+                /**
+                 * @description A query or path parameter.
+                 * @example limit
+                 */
+                parameter: string;
+            })[];
         };
         BlogResponse: {
             /**
@@ -937,7 +997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -947,12 +1007,86 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProblemType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "validation-error" | "precondition-failed" | "slug-taken" | "rate-limited" | "idempotency-key-reused" | "idempotency-key-in-flight";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, HTML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No problem type has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Problem type teapot not found",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Problem type teapot not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1034,14 +1168,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1054,12 +1200,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1072,15 +1224,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1090,12 +1248,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1104,7 +1268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1138,14 +1302,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1158,12 +1334,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -1174,12 +1356,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -1190,12 +1378,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -1206,21 +1400,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1233,15 +1446,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1251,12 +1470,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1323,14 +1548,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1343,12 +1580,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1359,12 +1602,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1377,15 +1626,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1395,12 +1650,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1456,14 +1717,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1476,12 +1749,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1492,12 +1771,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1510,15 +1795,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1528,12 +1819,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1579,14 +1876,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1599,12 +1908,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1615,12 +1930,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1631,12 +1952,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -1647,12 +1974,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -1663,12 +1996,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -1679,12 +2018,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -1695,12 +2040,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1713,15 +2064,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1731,12 +2088,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1773,14 +2136,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1793,12 +2168,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1809,12 +2190,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1825,12 +2212,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -1841,12 +2234,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -1859,15 +2258,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -1877,12 +2282,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1895,7 +2306,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description Change only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
                 "If-None-Match"?: string;
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1933,14 +2344,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -1953,12 +2376,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not do this: the blog is published and another subject owns it (a draft or scheduled blog the caller may not see is 404). */
@@ -1969,12 +2398,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin. */
@@ -1985,12 +2420,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 42 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 42 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The `slug` is another blog's current slug. Nothing was changed. */
@@ -2001,12 +2442,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/slug-taken",
+                     *       "title": "The slug is taken",
+                     *       "status": 409,
+                     *       "detail": "slug is another blog's slug: choose another one",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "slug is another blog's slug: choose another one"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
@@ -2017,12 +2464,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -2033,12 +2486,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -2049,21 +2508,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2076,15 +2554,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2094,12 +2578,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2141,6 +2631,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "sort must be one of -count, slug",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2148,7 +2643,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2161,12 +2657,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2179,15 +2681,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2197,12 +2705,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2240,6 +2754,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "sort must be one of -count, slug",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2247,7 +2766,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2260,12 +2780,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No published blog has this tag. */
@@ -2276,12 +2802,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Tag nestjs not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Tag nestjs not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2294,15 +2826,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2312,12 +2850,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2353,6 +2897,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -2360,7 +2909,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2373,12 +2923,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `events:read`. */
@@ -2389,12 +2945,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope events:read",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope events:read"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2407,15 +2969,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2425,12 +2993,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2477,14 +3051,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2497,12 +3083,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2513,12 +3105,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2531,15 +3129,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2549,12 +3153,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2563,7 +3173,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. */
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2600,14 +3210,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2620,12 +3242,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2636,12 +3264,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The blog is a draft or scheduled (the caller may read it): only a published blog takes comments. */
@@ -2652,12 +3286,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Blog 17 is not published: only a published blog takes comments",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "Blog 17 is not published: only a published blog takes comments"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -2668,12 +3308,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -2684,21 +3330,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used with another method, path or body. */
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2711,15 +3376,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2729,12 +3400,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2786,14 +3463,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2806,12 +3495,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2822,12 +3517,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2840,15 +3541,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2858,12 +3565,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2895,14 +3608,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
                      *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -2915,12 +3640,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its blog's owner, nor `blogs:admin`. */
@@ -2931,12 +3662,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin token may delete it",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin token may delete it"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another owner): the same answer. */
@@ -2947,12 +3684,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Blog 17 not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -2965,15 +3708,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -2983,12 +3732,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3021,12 +3776,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3037,12 +3798,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3055,15 +3822,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3073,12 +3846,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3109,6 +3888,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3116,7 +3900,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3129,12 +3914,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3145,12 +3936,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is larger than 1 MiB (1,048,576 bytes). */
@@ -3161,12 +3958,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "request entity too large"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not of a media type the operation takes (`application/json`; on PATCH also `application/merge-patch+json`), optionally with `charset=utf-8`. */
@@ -3177,12 +3980,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json (optionally with charset=utf-8)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Content-Type must be application/json (optionally with charset=utf-8)"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3195,15 +4004,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3213,12 +4028,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3252,6 +4073,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3259,7 +4085,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3272,12 +4099,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3288,12 +4121,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3304,12 +4143,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3322,15 +4167,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3340,12 +4191,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3377,6 +4234,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3384,7 +4246,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3397,12 +4260,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3413,12 +4282,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3429,12 +4304,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3447,15 +4328,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3465,12 +4352,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3504,6 +4397,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "url's host resolves to a private address (10.0.0.7)",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
@@ -3511,7 +4409,8 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
@@ -3524,12 +4423,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description The token lacks the scope `webhooks:admin`. */
@@ -3540,12 +4445,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation requires a token with the scope webhooks:admin",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "This operation requires a token with the scope webhooks:admin"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description There is no webhook with this id. */
@@ -3556,12 +4467,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Webhook 0b5c8a36-… not found",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Webhook 0b5c8a36-… not found"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
@@ -3574,15 +4491,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Too many requests; retry after 42 s"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached; retry after `Retry-After` seconds. */
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
@@ -3592,12 +4515,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -1,6 +1,9 @@
 import {
   ArgumentsHost,
   BadRequestException,
+  ConflictException,
+  PreconditionFailedException,
+  UnprocessableEntityException,
   ForbiddenException,
   HttpException,
   InternalServerErrorException,
@@ -11,19 +14,45 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { ThrottlerException } from '@nestjs/throttler';
+import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { BearerTokenException } from '../../auth/bearer-token.exception';
 import {
   AllExceptionsFilter,
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_ERROR_MESSAGES,
+  PROBLEM_MEDIA_TYPE,
+  problemContentType,
   RETRY_AFTER_SECONDS,
 } from './all-exceptions.filter';
+import {
+  IdempotencyKeyInFlightException,
+  IdempotencyKeyReusedException,
+  PROBLEM_TYPES,
+  ProblemTypeName,
+  SlugTakenException,
+  ValidationProblemException,
+} from './problem-types';
 
 interface FakeAdapter {
   reply: jest.Mock;
   setHeader: jest.Mock;
 }
+
+const PUBLIC_URL = 'https://api.blog.example';
+
+/** The `about:blank` problem of `status` for the request `/api/v1/blogs`. */
+const problem = (status: number, error: string, message: string | string[]): Record<string, unknown> => ({
+  type: 'about:blank',
+  title: error,
+  status,
+  detail: typeof message === 'string' ? message : message.join('; '),
+  instance: '/api/v1/blogs',
+  statusCode: status,
+  error,
+  message,
+});
 
 describe('AllExceptionsFilter', () => {
   let adapter: FakeAdapter;
@@ -31,12 +60,12 @@ describe('AllExceptionsFilter', () => {
   let host: ArgumentsHost;
   let loggerError: jest.SpyInstance;
   const response = { fake: 'response' };
-  const request = { url: '/api/v1/blogs', method: 'GET' };
+  const request = { url: '/api/v1/blogs?limit=5', method: 'GET', headers: {} };
 
   beforeEach(() => {
     loggerError = jest.spyOn(Logger.prototype, 'error').mockImplementation();
     adapter = { reply: jest.fn(), setHeader: jest.fn() };
-    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost);
+    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [], PUBLIC_URL);
     host = {
       switchToHttp: () => ({ getResponse: () => response, getRequest: () => request, getNext: () => undefined }),
       getType: () => 'http',
@@ -56,12 +85,8 @@ describe('AllExceptionsFilter', () => {
     filter.catch(new NotFoundException('Blog 7 not found'), host);
 
     expect(adapter.reply).toHaveBeenCalledTimes(1);
-    expect(adapter.reply).toHaveBeenCalledWith(
-      response,
-      { statusCode: 404, error: 'Not Found', message: 'Blog 7 not found' },
-      404,
-    );
-    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
+    expect(adapter.reply).toHaveBeenCalledWith(response, problem(404, 'Not Found', 'Blog 7 not found'), 404);
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_MEDIA_TYPE });
   });
 
   it('keeps the message array of a ValidationPipe-style BadRequestException', () => {
@@ -69,11 +94,7 @@ describe('AllExceptionsFilter', () => {
 
     filter.catch(new BadRequestException(messages), host);
 
-    expect(adapter.reply).toHaveBeenCalledWith(
-      response,
-      { statusCode: 400, error: 'Bad Request', message: messages },
-      400,
-    );
+    expect(adapter.reply).toHaveBeenCalledWith(response, problem(400, 'Bad Request', messages), 400);
   });
 
   it('caps the message: at most MAX_ERROR_MESSAGES messages of at most MAX_ERROR_MESSAGE_LENGTH characters', () => {
@@ -91,11 +112,9 @@ describe('AllExceptionsFilter', () => {
   it('keeps a plain string message of a BadRequestException', () => {
     filter.catch(new BadRequestException('id must be a positive integer no greater than 2147483647'), host);
 
-    expect(adapter.reply.mock.calls[0][1]).toEqual({
-      statusCode: 400,
-      error: 'Bad Request',
-      message: 'id must be a positive integer no greater than 2147483647',
-    });
+    expect(adapter.reply.mock.calls[0][1]).toEqual(
+      problem(400, 'Bad Request', 'id must be a positive integer no greater than 2147483647'),
+    );
   });
 
   it('answers ForbiddenException with 403 and no WWW-Authenticate', () => {
@@ -108,7 +127,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply.mock.calls[0][1]).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     expect(adapter.reply.mock.calls[0][2]).toBe(403);
-    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_MEDIA_TYPE });
   });
 
   it('answers 415 with the reason phrase', () => {
@@ -116,7 +135,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 415, error: 'Unsupported Media Type', message: 'Content-Type must be application/json' },
+      problem(415, 'Unsupported Media Type', 'Content-Type must be application/json'),
       415,
     );
   });
@@ -127,7 +146,7 @@ describe('AllExceptionsFilter', () => {
     expect(adapter.setHeader).toHaveBeenCalledWith(response, 'WWW-Authenticate', 'Bearer error="invalid_token"');
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 401, error: 'Unauthorized', message: 'Invalid bearer token: token expired' },
+      problem(401, 'Unauthorized', 'Invalid bearer token: token expired'),
       401,
     );
   });
@@ -135,7 +154,11 @@ describe('AllExceptionsFilter', () => {
   it('answers BearerTokenException.missing with 401 and WWW-Authenticate: Bearer', () => {
     filter.catch(BearerTokenException.missing(), host);
 
-    expect(headers()).toEqual({ 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer' });
+    expect(headers()).toEqual({
+      'Cache-Control': 'no-store',
+      'Content-Type': PROBLEM_MEDIA_TYPE,
+      'WWW-Authenticate': 'Bearer',
+    });
     expect(adapter.reply.mock.calls[0][2]).toBe(401);
   });
 
@@ -171,7 +194,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 413, error: 'Payload Too Large', message: 'request entity too large' },
+      problem(413, 'Payload Too Large', 'request entity too large'),
       413,
     );
   });
@@ -185,7 +208,11 @@ describe('AllExceptionsFilter', () => {
 
     filter.catch(exception, host);
 
-    expect(adapter.reply).toHaveBeenCalledWith(response, { statusCode: status, error, message }, status);
+    expect(adapter.reply).toHaveBeenCalledWith(
+      response,
+      expect.objectContaining({ status, detail: message, statusCode: status, error, message }),
+      status,
+    );
     expect(loggerError).not.toHaveBeenCalled();
   });
 
@@ -196,7 +223,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' },
+      problem(500, 'Internal Server Error', 'Internal server error'),
       500,
     );
   });
@@ -213,15 +240,15 @@ describe('AllExceptionsFilter', () => {
 
   it('answers what a mapper makes of an error: its status, Retry-After on 503, no driver text', () => {
     const mapped = new ServiceUnavailableException('Try later', { cause: new Error('connect ECONNREFUSED') });
-    filter = new AllExceptionsFilter({ httpAdapter: adapter } as unknown as HttpAdapterHost, [() => mapped]);
+    filter = new AllExceptionsFilter(
+      { httpAdapter: adapter } as unknown as HttpAdapterHost,
+      [() => mapped],
+      PUBLIC_URL,
+    );
 
     filter.catch(new Error('connect ECONNREFUSED'), host);
 
-    expect(adapter.reply).toHaveBeenCalledWith(
-      response,
-      { statusCode: 503, error: 'Service Unavailable', message: 'Try later' },
-      503,
-    );
+    expect(adapter.reply).toHaveBeenCalledWith(response, problem(503, 'Service Unavailable', 'Try later'), 503);
     expect(headers()['Retry-After']).toBe(String(RETRY_AFTER_SECONDS));
     expect(loggerError).toHaveBeenCalledWith('Try later: connect ECONNREFUSED');
   });
@@ -233,14 +260,14 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' },
+      problem(500, 'Internal Server Error', 'Internal server error'),
       500,
     );
     const text = JSON.stringify(adapter.reply.mock.calls[0][1]);
     expect(text).not.toContain('SELECT');
     expect(text).not.toContain('secret');
     expect(text).not.toContain('at ');
-    expect(headers()).toEqual({ 'Cache-Control': 'no-store' });
+    expect(headers()).toEqual({ 'Cache-Control': 'no-store', 'Content-Type': PROBLEM_MEDIA_TYPE });
   });
 
   it('logs an unknown error with its stack', () => {
@@ -260,7 +287,7 @@ describe('AllExceptionsFilter', () => {
 
     const [, body, status] = adapter.reply.mock.calls[0];
     expect(status).toBe(500);
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' });
+    expect(body).toEqual(problem(500, 'Internal Server Error', 'Internal server error'));
   });
 
   it('answers a thrown non-Error value with 500', () => {
@@ -268,7 +295,7 @@ describe('AllExceptionsFilter', () => {
 
     expect(adapter.reply).toHaveBeenCalledWith(
       response,
-      { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' },
+      problem(500, 'Internal Server Error', 'Internal server error'),
       500,
     );
   });
@@ -293,6 +320,82 @@ describe('AllExceptionsFilter', () => {
     expect(status).toBe(422);
     expect(body.error).toBe('Unprocessable Entity');
     expect(typeof body.message).toBe('string');
-    expect(Object.keys(body).sort()).toEqual(['error', 'message', 'statusCode']);
+    expect(Object.keys(body).sort()).toEqual([
+      'detail',
+      'error',
+      'instance',
+      'message',
+      'status',
+      'statusCode',
+      'title',
+      'type',
+    ]);
+  });
+
+  it.each<[string, HttpException, number, string]>([
+    ['412', new PreconditionFailedException('Blog 7 has changed'), 412, 'precondition-failed'],
+    ['429', new ThrottlerException('Too many requests; retry after 3 s'), 429, 'rate-limited'],
+    ['409 slug', new SlugTakenException("slug is another blog's slug: choose another one"), 409, 'slug-taken'],
+    ['409 in flight', new IdempotencyKeyInFlightException('in progress'), 409, 'idempotency-key-in-flight'],
+    ['422', new IdempotencyKeyReusedException('used with another request'), 422, 'idempotency-key-reused'],
+  ])('names the problem type of a %s, with its title', (_name, exception, status, type) => {
+    filter.catch(exception, host);
+
+    const [, body] = adapter.reply.mock.calls[0] as [unknown, Record<string, unknown>];
+    expect(body).toMatchObject({
+      type: `${PUBLIC_URL}/problems/${type}`,
+      title: PROBLEM_TYPES[type as ProblemTypeName].title,
+      status,
+      statusCode: status,
+      error: STATUS_CODES[status],
+    });
+    expect(body).not.toHaveProperty('errors');
+  });
+
+  it.each<[string, HttpException]>([
+    ['a 409 of another cause', new ConflictException('Blog 7 is not published')],
+    ['a 422 of another cause', new UnprocessableEntityException('no')],
+    ['a plain 400', new BadRequestException('If-Match must be * or a list of entity tags')],
+  ])('answers %s as about:blank', (_name, exception) => {
+    filter.catch(exception, host);
+
+    expect(adapter.reply.mock.calls[0][1]).toMatchObject({
+      type: 'about:blank',
+      title: STATUS_CODES[exception.getStatus()],
+    });
+  });
+
+  it('answers a validation-error with its errors, each detail capped, at most MAX_ERROR_MESSAGES of them', () => {
+    const long = 'x'.repeat(MAX_ERROR_MESSAGE_LENGTH + 10);
+    const errors = Array.from({ length: MAX_ERROR_MESSAGES + 5 }, (_, i) => ({ detail: long, pointer: `/tags/${i}` }));
+    filter.catch(
+      new ValidationProblemException([long], [{ detail: 'limit must be an integer', parameter: 'limit' }, ...errors]),
+      host,
+    );
+
+    const [, body] = adapter.reply.mock.calls[0] as [
+      unknown,
+      { type: string; title: string; errors: { detail: string }[] },
+    ];
+    expect(body.type).toBe(`${PUBLIC_URL}/problems/validation-error`);
+    expect(body.title).toBe(PROBLEM_TYPES['validation-error'].title);
+    expect(body.errors).toHaveLength(MAX_ERROR_MESSAGES);
+    expect(body.errors[0]).toEqual({ detail: 'limit must be an integer', parameter: 'limit' });
+    expect(body.errors[1]).toEqual({ detail: `${long.slice(0, MAX_ERROR_MESSAGE_LENGTH - 1)}…`, pointer: '/tags/0' });
+  });
+
+  it.each<[string | undefined, string]>([
+    [undefined, 'application/problem+json'],
+    ['*/*', 'application/problem+json'],
+    ['application/*', 'application/problem+json'],
+    ['application/json', 'application/json'],
+    ['Application/JSON; charset=utf-8', 'application/json'],
+    ['text/html, application/json;q=0.9', 'application/json'],
+    ['application/json, application/problem+json', 'application/problem+json'],
+    ['application/problem+json;q=0.5, application/json', 'application/problem+json'],
+    ['application/json;q=0', 'application/problem+json'],
+    ['text/html', 'application/problem+json'],
+  ])('answers Accept: %p with Content-Type %s', (accept, type) => {
+    expect(problemContentType(accept)).toBe(type);
   });
 });

@@ -1,5 +1,6 @@
-import { BadRequestException, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { canonicalIntegerValue, INT4_MAX } from '../canonical-integer';
+import { ValidationProblemException } from '../filters/problem-types';
 
 /**
  * Parses the path parameter `name` as an id: `^[1-9][0-9]*$`, at most 2147483647 (int4).
@@ -8,7 +9,7 @@ import { canonicalIntegerValue, INT4_MAX } from '../canonical-integer';
 export function parseId(name: string, raw: unknown): number {
   const id = canonicalIntegerValue(raw);
   if (id !== undefined && id >= 1 && id <= INT4_MAX) return id;
-  throw new BadRequestException(idParamMessage(name));
+  throw ValidationProblemException.parameter(name, idParamMessage(name));
 }
 
 /** The 400 message of a bad id in the path parameter `name`: `id must be a positive integer no greater than 2147483647`. */

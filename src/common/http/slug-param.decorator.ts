@@ -1,5 +1,6 @@
-import { BadRequestException, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { isSlug, SLUG_MAX_LENGTH } from '../text/slug';
+import { ValidationProblemException } from '../filters/problem-types';
 
 /**
  * The path parameter `name` as it is, when it is a slug (`isSlug`) of at most `maxLength` characters.
@@ -7,7 +8,8 @@ import { isSlug, SLUG_MAX_LENGTH } from '../text/slug';
  */
 export function parseSlug(name: string, raw: unknown, maxLength: number = SLUG_MAX_LENGTH): string {
   if (typeof raw === 'string' && isSlug(raw, maxLength)) return raw;
-  throw new BadRequestException(
+  throw ValidationProblemException.parameter(
+    name,
     `${name} must be a slug: lower-case letters a-z and digits, in runs joined by single '-', at most ${maxLength} characters`,
   );
 }

@@ -1,7 +1,8 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { createHash, createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { cursorConfig } from '../../config/cursor.config';
+import { ValidationProblemException } from '../filters/problem-types';
 
 /** Longest base64url payload of a cursor, in characters. */
 const MAX_PAYLOAD_LENGTH = 2000;
@@ -43,7 +44,11 @@ export class CursorSigner {
     const expected = CURSOR_SYNTAX.test(cursor) ? this.mac(text) : '';
     // Compared as text, so that no second spelling of the same MAC bytes passes.
     if (expected === '' || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) {
-      throw new BadRequestException(['cursor is not a nextCursor of this service, or it was changed']);
+      throw ValidationProblemException.parameter(
+        'cursor',
+        'cursor is not a nextCursor of this service, or it was changed',
+        true,
+      );
     }
     return JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   }

@@ -1,5 +1,8 @@
-import { BadRequestException } from '@nestjs/common';
 import { CursorSigner, queryDigest } from './cursor-signer';
+import { ValidationProblemException } from '../filters/problem-types';
+
+const invalidCursor = (message: string): ValidationProblemException =>
+  ValidationProblemException.parameter('cursor', message, true);
 
 /** A value of a cursor's key: instants as epoch milliseconds, ids, text, null. */
 export type CursorKeyValue = number | string | null;
@@ -83,18 +86,16 @@ export class KeysetCursors<Sort extends string, Position, Scope> {
     const signed: unknown = this.signer.verify(cursor);
     const payload: CursorPayload = typeof signed === 'object' && signed !== null ? signed : {};
     if (payload.l !== this.format.list) {
-      throw new BadRequestException(['cursor was made for another list: start again from its first page']);
+      throw invalidCursor('cursor was made for another list: start again from its first page');
     }
     const position = this.positionOf(payload);
     if (position === undefined) {
-      throw new BadRequestException([
-        'cursor is not valid for this version of the service: start again from the first page',
-      ]);
+      throw invalidCursor('cursor is not valid for this version of the service: start again from the first page');
     }
     if (payload.s !== sort) {
-      throw new BadRequestException([`cursor was made for sort=${String(payload.s)}: use it with that sort`]);
+      throw invalidCursor(`cursor was made for sort=${String(payload.s)}: use it with that sort`);
     }
-    if (payload.f !== this.digest(sort, scope)) throw new BadRequestException([this.format.otherScope]);
+    if (payload.f !== this.digest(sort, scope)) throw invalidCursor(this.format.otherScope);
     return position;
   }
 

@@ -1,5 +1,6 @@
-import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { validatedProperties } from './json-body.pipe';
+import { ValidationProblemException } from '../filters/problem-types';
 
 /**
  * `@Body()` pipe, after the global ones: the body must give at least one of its DTO's properties,
@@ -12,7 +13,8 @@ export class NonEmptyBodyPipe implements PipeTransform {
     if (typeof value !== 'object' || value === null) return value;
     if (Object.values(value).some((field) => field !== undefined)) return value;
     const names = validatedProperties(metadata.metatype);
-    throw new BadRequestException(
+    throw ValidationProblemException.body(
+      '',
       `request body must give at least one ${names.length > 0 ? `of ${names.join(', ')}` : 'property'}`,
     );
   }
