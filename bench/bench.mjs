@@ -1093,7 +1093,7 @@ async function deletableBlogs(store, step) {
     const added = [Math.min(...ids), Math.max(...ids)];
     if ((kept && added[0] !== kept[1] + 1) || added[1] - added[0] + 1 !== missing) {
       // Another insert took ids between them: start again with a range of one piece.
-      store.deletable = [kept[0], added[1]];
+      store.deletable = [kept?.[0] ?? added[0], added[1]];
       await dropDeletable(store);
       return deletableBlogs(store, step);
     }
