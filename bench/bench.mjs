@@ -12,10 +12,11 @@
 //                      services' order rotating by one each round; the table shows medians (default 1)
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
 //                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
-//                      create-same-title,create-uncounted,update,patch,delete,mixed,comments-first,
-//                      comments-cursor,comment-create (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      create-numbered,create-same-title,create-uncounted,update,patch,delete,mixed,
+//                      comments-first,comments-cursor,comment-create (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter;
+//                      create-numbered: titles "Weekly notes <run> <n>", one base per run and a suffix each;
 //                      create-same-title: every create titled "Weekly update", its slug the next free suffix)
 //                      (list-author: one author's ~1,000 blogs at 1M; search-rare / search-common: a word in
 //                      1 of 10,000 / 1 of 10 blogs; cursor-deep: page 1,000 of a cursor walk; delete: blogs
@@ -50,7 +51,10 @@
 //                      of it); fails when a service ÷ baseline CPU per request passes its budget × tolerance and, run
 //                      again beside the budget's release (or beside --against from the start), the service's CPU per
 //                      request passes the release's × its tolerance; or when a scenario's service and database CPU ÷
-//                      another's passes its budget
+//                      another's passes its budget; then the throughput half: the budget's `throughput` scenarios on 50
+//                      connections beside the release (--against, or the budget's), failing when service ÷ release req/s
+//                      stays below its minimum
+//   --only cpu|throughput  with --check: only that half of the guard
 //   --against <ref>    also runs the build of that git ref ("release <sha>", its own database migrated
 //                      by its own code, its Dockerfile's NODE_OPTIONS); the table adds service ÷ release
 //   --node-options "a;b"  runs the working tree's service once per V8 flag set (default: the
@@ -75,19 +79,20 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { CHECK, checkBudget, checkScenarios, readBudget } from './check.mjs';
+import { CHECK, checkBudget, checkScenarios, checkThroughput, readBudget, THROUGHPUT_CHECK } from './check.mjs';
 import { dockerNodeOptions, prepareRelease } from './release.mjs';
 import { TAG_CUMULATIVE, TAGS, tagSlug } from './tags.mjs';
 import { startPgBouncer, startPostgres, stopAll, treeCpuMs } from './topology.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { freePort, startVarnish } = require(join(root, 'test', 'support', 'varnish-server.js'));
 const ALL_SCENARIOS = [
   'read-one',
   'list-first',
@@ -102,6 +107,7 @@ const ALL_SCENARIOS = [
   'list-large',
   'list-large-compressed',
   'create',
+  'create-numbered',
   'create-same-title',
   'create-uncounted',
   'update',
@@ -154,6 +160,11 @@ const UPDATE_BLOGS = 100;
 const CURSOR_DEEP_PAGE = 1000;
 /** Blogs seeded for one delete run, per second of its duration: more than either server deletes. */
 const DELETES_PER_SECOND = 6000;
+/**
+ * The delete runs' blogs are inserted and dropped this many a statement: each takes or frees a suffix of one base, and
+ * in one transaction every row's trigger reads past the versions of that base's gap row that the rows before it left.
+ */
+const DELETABLE_CHUNK = 500;
 const BENCH_SUB = 'bench';
 const TOPOLOGIES = ['direct', 'pgbouncer', 'replica'];
 /** PgBouncer's default, and what docs/operations.md suggests: a small multiple of the server's cores. */
@@ -176,6 +187,7 @@ const { values: options } = parseArgs({
     scenarios: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    only: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -196,11 +208,18 @@ const connections = quick?.connections ?? Number(options.connections);
 const rounds = quick?.rounds ?? Number(options.rounds);
 const spreadComments = quick ? 0 : Number(options.comments.replaceAll('_', ''));
 if (!Number.isInteger(spreadComments) || spreadComments < 0) throw new Error('--comments takes an integer ≥ 0');
-const scenarios = budget
-  ? checkScenarios(budget, options.scenarios?.split(','))
+if (options.only !== undefined && (!budget || !['cpu', 'throughput'].includes(options.only)))
+  throw new Error('--only takes cpu or throughput, with --check');
+/** The check's scenarios: the CPU half's and the throughput half's (bench/check.mjs), those of --only's half. */
+const guard = budget && checkScenarios(budget, options.scenarios?.split(','));
+if (guard && options.only === 'cpu') guard.throughput = [];
+if (guard && options.only === 'throughput') guard.cpu = [];
+const scenarios = guard
+  ? guard.cpu
   : (options.scenarios?.split(',') ??
     ALL_SCENARIOS.filter((name) => name !== 'search-storm' && (viaCache || !CACHE_ONLY.includes(name))));
-for (const name of scenarios) if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
+for (const name of [...scenarios, ...(guard?.throughput ?? [])])
+  if (!ALL_SCENARIOS.includes(name)) throw new Error(`unknown scenario ${name}`);
 if (viaCache && budget) throw new Error('--via-cache is not part of the check');
 for (const name of CACHE_ONLY) if (scenarios.includes(name) && !viaCache) throw new Error(`${name} needs --via-cache`);
 const cacheConnections = Number(options['cache-connections'] ?? connections);
@@ -243,9 +262,10 @@ async function main() {
     log('building the service (npm run build)');
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   }
-  // Built before any database exists: it takes minutes, and fails early on a bad ref. The check builds and runs the
-  // budget's release only for the scenarios over their limit (checkBesideRelease), unless --against names a ref.
-  const against = options.against;
+  // Built before any database exists: it takes minutes, and fails early on a bad ref. The check's CPU half runs the
+  // budget's release only for the scenarios over their limit (checkBesideRelease), unless --against names a ref; its
+  // throughput half runs the release (--against's, or the budget's) in all its rounds.
+  const against = options.against ?? (guard?.throughput.length > 0 ? budget.release.ref : undefined);
   const release = against && (await prepareRelease(root, against, { children, log }));
   if (release) cleanups.push(async () => release.remove());
   const primary = topologies.includes('replica') ? startPostgres(await freePort()) : undefined;
@@ -332,6 +352,10 @@ async function main() {
   const baseline = { ...(await startServer('baseline', ['bench/baseline/server.mjs'], env)), store };
   const servers = [baseline, ...services];
   const stores = [...new Set(servers.map((server) => server.store))];
+  // The check's CPU half runs the release beside the others only when --against names it; its throughput half runs
+  // the service and the release alone.
+  const cpuRelease = budget && !options.against ? undefined : release?.name;
+  const measured = servers.filter((server) => !server.release || cpuRelease);
   for (const { db: pool } of stores) {
     await seedLargeBlogs(pool);
     await seedTags(pool);
@@ -364,21 +388,23 @@ async function main() {
     steps: [],
   };
   /**
-   * Runs `count` more rounds of `scenario` on every server, after the rounds `step` already holds of it, and sets its
-   * figures in `step` from all of them.
+   * Runs `count` more rounds of `scenario` on each of `who` (every server by default), after the rounds `step` already
+   * holds of it, on `step.connections` for `step.duration` s a run, and sets its figures in `step` from all of them.
    */
-  async function runScenario(step, scenario, count) {
+  async function runScenario(step, scenario, count, who = servers) {
     const runs = Object.fromEntries(
-      servers.map((server) => [server.name, [...(step.scenarios[scenario]?.[server.name]?.rounds ?? [])]]),
+      who.map((server) => [server.name, [...(step.scenarios[scenario]?.[server.name]?.rounds ?? [])]]),
     );
     const done = Math.max(...Object.values(runs).map((list) => list.length));
     const total = done + count;
+    const rotated = who.filter((server) => server !== baseline);
     if (UNCOUNTED.has(scenario)) await setCounter(stores, false);
     try {
       for (let round = done + 1; round <= total; round += 1) {
         // Each round the services start at another place, so none always runs right after the same one.
-        const shift = (round - 1) % services.length;
-        for (const server of [baseline, ...services.slice(shift), ...services.slice(0, shift)]) {
+        const shift = (round - 1) % rotated.length;
+        const order = [...rotated.slice(shift), ...rotated.slice(0, shift)];
+        for (const server of who.includes(baseline) ? [baseline, ...order] : order) {
           // The cache runs only its scenarios, and cache-churn runs only there.
           if (
             server.cache ? !CACHED.includes(scenario) && !CACHE_ONLY.includes(scenario) : CACHE_ONLY.includes(scenario)
@@ -387,7 +413,7 @@ async function main() {
           if (server.release && round === 1 && !(await releaseServes(server, scenario, step))) continue;
           if (server.release && runs[server.name].length === 0 && round > 1) continue;
           log(
-            `${step.rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${duration} s${total > 1 ? `, round ${round}/${total}` : ''})`,
+            `${step.rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${step.duration} s, ${step.connections} connections${total > 1 ? `, round ${round}/${total}` : ''})`,
           );
           const run = await measure(server, await prepareRun(server, scenario, step), meters);
           log(
@@ -404,7 +430,7 @@ async function main() {
       for (const store of stores) await dropDeletable(store);
     }
     const figures = Object.fromEntries(
-      servers.filter(({ name }) => runs[name].length > 0).map(({ name }) => [name, combine(runs[name])]),
+      who.filter(({ name }) => runs[name].length > 0).map(({ name }) => [name, combine(runs[name])]),
     );
     step.scenarios[scenario] = {
       ...figures,
@@ -439,6 +465,9 @@ async function main() {
     if (viaCache) await warmCache(services.find((server) => server.cache));
     const step = {
       rows,
+      duration,
+      connections,
+      deletesPerSecond: quick?.deletesPerSecond ?? DELETES_PER_SECOND,
       scenarios: {},
       pagesChecked: 0,
       filtersChecked: 0,
@@ -454,13 +483,14 @@ async function main() {
       step.filtersChecked += await checkTags(own, mine);
       step.pagesChecked += await checkComments(own, mine);
     }
-    for (const scenario of scenarios) await runScenario(step, scenario, rounds);
+    for (const scenario of scenarios) await runScenario(step, scenario, rounds, measured);
     step.rssPeakMb = Object.fromEntries(servers.map((server) => [server.name, peakRssMb(server.pid)]));
     step.serviceRssPeakMb = step.rssPeakMb.service;
     results.steps.push(step);
-    process.stdout.write(
-      `\n${table(step, release?.name)}\n\n${cpuTable(step, servers)}\n\n${serverTable(step, servers)}\n`,
-    );
+    if (scenarios.length > 0)
+      process.stdout.write(
+        `\n${table(step, cpuRelease)}\n\n${cpuTable(step, measured)}\n\n${serverTable(step, measured)}\n`,
+      );
     if (step.scenarios['search-storm'])
       process.stdout.write(`\n${stormTable(step.scenarios['search-storm'], servers)}\n`);
     if (viaCache)
@@ -477,7 +507,7 @@ async function main() {
     // A scenario over its limit runs again before it fails the check, judged on all its rounds: on a busy 2-core
     // machine one short run's median can pass a limit by noise alone (docs/performance.md, "The CI guard").
     const [step] = results.steps;
-    let verdict = checkBudget(step, budget, scenarios, release?.name);
+    let verdict = checkBudget(step, budget, scenarios, cpuRelease);
     if (verdict.failing.length > 0) {
       const first = verdict.lines.slice(0, -1).join('\n');
       process.stdout.write(
@@ -485,16 +515,36 @@ async function main() {
       );
       // A scenario bounded by another's CPU gets its rounds after that one's, paired round by round.
       const again = new Set(verdict.failing.flatMap((name) => [budget.scenarios[name]?.of ?? [], name].flat()));
-      for (const scenario of again) await runScenario(step, scenario, CHECK.confirmRounds);
-      verdict = checkBudget(step, budget, scenarios, release?.name);
+      for (const scenario of again) await runScenario(step, scenario, CHECK.confirmRounds, measured);
+      verdict = checkBudget(step, budget, scenarios, cpuRelease);
     }
     // Over its limit without the release beside it, a scenario gets a run of its own beside the release (the verdict
     // then is that run's); a scenario bounded by another's (`of`) has no release to turn to.
     const besideRelease =
-      !verdict.ok && !release && budget.release && verdict.failing.every((name) => !budget.scenarios[name].of);
-    process.stdout.write(`\n${verdict.lines.slice(0, besideRelease ? -1 : undefined).join('\n')}\n`);
+      !verdict.ok && !cpuRelease && budget.release && verdict.failing.every((name) => !budget.scenarios[name].of);
+    if (scenarios.length > 0)
+      process.stdout.write(`\n${verdict.lines.slice(0, besideRelease ? -1 : undefined).join('\n')}\n`);
     if (besideRelease) checkAgain = verdict.failing;
     else if (!verdict.ok) process.exitCode = 1;
+
+    if (guard.throughput.length > 0) {
+      // After the CPU half, whose budgets were measured on the seeded table alone.
+      throughputStep = { ...step, ...THROUGHPUT_CHECK, scenarios: {}, deepCursors: {}, commentCursors: {} };
+      const pair = [services[0], services.find((server) => server.release)];
+      for (const scenario of guard.throughput)
+        await runScenario(throughputStep, scenario, THROUGHPUT_CHECK.rounds, pair);
+      let speed = checkThroughput(throughputStep, budget, guard.throughput, release.name);
+      const below = speed.failing.filter((name) => throughputStep.scenarios[name]?.service);
+      if (below.length > 0) {
+        process.stdout.write(
+          `\n${speed.lines.slice(0, -1).join('\n')}\nbelow the minimum: ${below.join(', ')}; ${THROUGHPUT_CHECK.confirmRounds} more rounds each\n`,
+        );
+        for (const scenario of below) await runScenario(throughputStep, scenario, THROUGHPUT_CHECK.confirmRounds, pair);
+        speed = checkThroughput(throughputStep, budget, guard.throughput, release.name);
+      }
+      process.stdout.write(`\n${speed.lines.join('\n')}\n`);
+      if (!speed.ok) process.exitCode = 1;
+    }
   }
 
   if (!budget) {
@@ -503,7 +553,7 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     log(`results written to ${file}`);
   }
-  const unexpected = results.steps.flatMap((step) =>
+  const unexpected = [...results.steps, ...(throughputStep ? [throughputStep] : [])].flatMap((step) =>
     Object.entries(step.scenarios).flatMap(([name, s]) =>
       servers
         .map(({ name: who }) => who)
@@ -573,7 +623,7 @@ async function prepareDatabase(serverUrl = 'postgres://postgres@127.0.0.1:5432/p
  * PgBouncer, as docs/operations.md asks of the operator; the service's own list, from dist/.
  */
 async function applySessionSettings(url, database) {
-  const { SESSION_SETTINGS } = createRequire(import.meta.url)(join(root, 'dist', 'database', 'data-source-options.js'));
+  const { SESSION_SETTINGS } = require(join(root, 'dist', 'database', 'data-source-options.js'));
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
     await adminQuery(url, `ALTER ROLE CURRENT_USER IN DATABASE "${database}" SET ${name} = '${value}'`);
   }
@@ -670,23 +720,11 @@ async function startServer(name, args, env, cwd = root) {
   return { name, url, pid: child.pid };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * `--via-cache`: Varnish with the shipped configuration on `port` in front of `service` (test/support/varnish-server.js
  * starts it), as a server of the rounds whose pid is varnishd's cache process (the child of its manager).
  */
 async function startCache(service, port) {
-  const { startVarnish } = createRequire(import.meta.url)(join(root, 'test', 'support', 'varnish-server.js'));
   const backend = new URL(service.url);
   const varnish = await startVarnish({ backendHost: backend.hostname, backendPort: Number(backend.port), port });
   cleanups.push(async () => varnish.close());
@@ -994,8 +1032,8 @@ async function prepareRun(server, scenario, step) {
   const total = await countBlogs(db);
   const job = {
     scenario,
-    connections: server.cache ? cacheConnections : connections,
-    duration,
+    connections: server.cache ? cacheConnections : step.connections,
+    duration: step.duration,
     token,
     ids: readIds,
     updateIds,
@@ -1018,19 +1056,20 @@ async function prepareRun(server, scenario, step) {
     step.commentCursors[server.name] ??= await commentCursor(db, server, commentBlog);
     return { ...job, commentBlog, commentCursor: step.commentCursors[server.name] };
   }
-  if (job.scenario === 'delete') return { ...job, deleteIds: await deletableBlogs(server.store) };
+  if (job.scenario === 'delete') return { ...job, deleteIds: await deletableBlogs(server.store, step) };
   return job;
 }
 
 /**
- * The blogs standing ready for delete runs in `store`: ids [first, last], contiguous, at least `duration` ×
- * {@link DELETES_PER_SECOND} (the check's own `deletesPerSecond` in its run). A run deletes from the first up; the
+ * The blogs standing ready for delete runs of `step` in `store`: ids [first, last], contiguous, at least its `duration`
+ * × `deletesPerSecond` ({@link DELETES_PER_SECOND}, or the check's own). A run deletes from the first up; the
  * next run's are its rest topped up at the end, so a run seeds about what the one before it deleted (seeding them all
  * for each run, and deleting what it left, took half the check). {@link dropDeletable} ends it.
  */
-async function deletableBlogs(store) {
+async function deletableBlogs(store, step) {
   const { db } = store;
-  const wanted = duration * (quick?.deletesPerSecond ?? DELETES_PER_SECOND);
+  const { connections } = step;
+  const wanted = step.duration * step.deletesPerSecond;
   let kept;
   if (store.deletable) {
     const { rows } = await db.query(
@@ -1047,18 +1086,21 @@ async function deletableBlogs(store) {
   }
   const missing = wanted - (kept ? kept[1] - kept[0] + 1 : 0);
   if (missing > 0) {
-    const { rows } = await db.query(
-      `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'Bench delete ' || g, 'To be deleted', 'Bench', $1
-       FROM generate_series(1, $2::int) g RETURNING id`,
-      [BENCH_SUB, missing],
-    );
-    const ids = rows.map((row) => row.id);
+    const ids = [];
+    for (let from = 1; from <= missing; from += DELETABLE_CHUNK) {
+      const { rows } = await db.query(
+        `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'Bench delete ' || g, 'To be deleted', 'Bench', $1
+         FROM generate_series($2::int, $3::int) g RETURNING id`,
+        [BENCH_SUB, from, Math.min(from + DELETABLE_CHUNK - 1, missing)],
+      );
+      ids.push(...rows.map((row) => row.id));
+    }
     const added = [Math.min(...ids), Math.max(...ids)];
-    if (kept && added[0] !== kept[1] + 1) {
+    if ((kept && added[0] !== kept[1] + 1) || added[1] - added[0] + 1 !== missing) {
       // Another insert took ids between them: start again with a range of one piece.
-      store.deletable = [kept[0], added[1]];
+      store.deletable = [kept?.[0] ?? added[0], added[1]];
       await dropDeletable(store);
-      return deletableBlogs(store);
+      return deletableBlogs(store, step);
     }
     kept = [kept?.[0] ?? added[0], added[1]];
   }
@@ -1069,7 +1111,13 @@ async function deletableBlogs(store) {
 /** Deletes what is left of `store`'s {@link deletableBlogs}, so the table is as before for the next scenario. */
 async function dropDeletable(store) {
   if (!store.deletable) return;
-  await store.db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', store.deletable);
+  const [first, last] = store.deletable;
+  for (let from = first; from <= last; from += DELETABLE_CHUNK) {
+    await store.db.query('DELETE FROM blogs WHERE id BETWEEN $1 AND $2', [
+      from,
+      Math.min(from + DELETABLE_CHUNK - 1, last),
+    ]);
+  }
   store.deletable = undefined;
 }
 
@@ -1476,7 +1524,7 @@ async function measure(server, job, meters) {
     return {
       ...figures,
       // How much of one core the load generator (one thread) used: near 1, it and not the server set the rate.
-      generatorCpuShare: round(figures.generatorCpuMs / (duration * 1000)),
+      generatorCpuShare: round(figures.generatorCpuMs / (job.duration * 1000)),
       // The share of all the machine's cores busy meanwhile (every process, the generator's and others' too).
       machineCpuBusy: round(
         1 - (machineAfter.idle - machineBefore.idle) / Math.max(machineAfter.total - machineBefore.total, 1),
@@ -1864,6 +1912,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** The check's scenarios over their limit without the release, which {@link checkBesideRelease} runs again. */
 let checkAgain;
+/** The check's throughput half: its step (bench/check.mjs, THROUGHPUT_CHECK), when it ran. */
+let throughputStep;
 
 /**
  * `--check --against <the budget's release> --scenarios <names>`, in a process of its own after this one has stopped
@@ -1873,7 +1923,7 @@ function checkBesideRelease(names) {
   const { ref } = budget.release;
   log(`over the limit: ${names.join(', ')}; again beside release ${ref}, which decides`);
   const self = fileURLToPath(import.meta.url);
-  const args = [self, '--check', '--no-build', '--against', ref, '--scenarios', names.join(',')];
+  const args = [self, '--check', '--only', 'cpu', '--no-build', '--against', ref, '--scenarios', names.join(',')];
   return spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
 }
 

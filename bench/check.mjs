@@ -8,6 +8,11 @@
 // that run, since then the machine, not the change, moved the ratio (a machine whose system calls cost
 // more raises every server's ratio to the framework-free baseline alike). A scenario with `of` is bounded
 // by another scenario of the same run instead: its service and database CPU per request ÷ that one's.
+//
+// Then the throughput half (`throughput` in the budget): CPU per request on 2 connections does not see a lock that
+// makes writers wait on one another, which costs no CPU. The write scenarios named there run on 50 connections, the
+// service and the release alternating, and each round gives service ÷ release req/s from its adjacent runs; a
+// scenario whose median is below `throughput.minimum` gets more rounds, and fails when the median of all stays below.
 import { readFileSync } from 'node:fs';
 
 const CHECK_CONNECTIONS = 2;
@@ -29,9 +34,23 @@ export const CHECK = {
 };
 
 /**
- * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, scenarios: { <scenario>: { budget, of?, why } } }`;
- * with `of` (another scenario of the file), the budget bounds {@link relativeRatio} itself, without the tolerance.
- * @throws when the file is missing, or a budget or a tolerance is not a positive number
+ * The throughput half's run: on 50 connections a lock that makes writers wait shows in req/s. The release's runs
+ * alternate with the service's, the order turning each round. `deletesPerSecond`: above what any server here deletes
+ * on 50 connections (428f16b 900–2,100, the others less).
+ */
+export const THROUGHPUT_CHECK = {
+  connections: 50,
+  duration: 3,
+  rounds: 3,
+  confirmRounds: 3,
+  deletesPerSecond: 3_000,
+};
+
+/**
+ * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, throughput?: { minimum, scenarios: string[], why },
+ * scenarios: { <scenario>: { budget, of?, why } } }`; with `of` (another scenario of the file), the budget bounds
+ * {@link relativeRatio} itself, without the tolerance; `throughput` needs `release`.
+ * @throws when the file is missing, or a budget, a tolerance or the minimum is not a positive number
  */
 export function readBudget(file = new URL('budget.json', import.meta.url)) {
   const budget = JSON.parse(readFileSync(file, 'utf8'));
@@ -39,6 +58,16 @@ export function readBudget(file = new URL('budget.json', import.meta.url)) {
   if (!positive(budget.tolerance)) throw new Error(`${file}: tolerance must be a positive number`);
   if (budget.release !== undefined && (typeof budget.release.ref !== 'string' || !positive(budget.release.tolerance))) {
     throw new Error(`${file}: release must name a ref and a positive tolerance`);
+  }
+  const { throughput } = budget;
+  if (
+    throughput !== undefined &&
+    (budget.release === undefined ||
+      !positive(throughput.minimum) ||
+      !Array.isArray(throughput.scenarios) ||
+      throughput.scenarios.length === 0)
+  ) {
+    throw new Error(`${file}: throughput needs release, a positive minimum and scenarios`);
   }
   for (const [name, entry] of Object.entries(budget.scenarios ?? {})) {
     if (!positive(entry.budget)) throw new Error(`${file}: ${name}.budget must be a positive number`);
@@ -51,23 +80,48 @@ export function readBudget(file = new URL('budget.json', import.meta.url)) {
 }
 
 /**
- * The scenarios a check runs: `names` (all of the budget's when undefined) and the scenarios their `of` names, in the
- * budget's order. @throws on a name the budget has no entry for
+ * The scenarios a check runs, of `names` (all when undefined), in the budget's order: `cpu`, those of `scenarios` with
+ * the scenarios their `of` names; `throughput`, those of `throughput.scenarios`.
+ * @returns { cpu: string[], throughput: string[] }
+ * @throws on a name the budget has no entry for
  */
 export function checkScenarios(budget, names) {
-  const unknown = (names ?? []).filter((name) => budget.scenarios[name] === undefined);
+  const inThroughput = budget.throughput?.scenarios ?? [];
+  const unknown = (names ?? []).filter((name) => budget.scenarios[name] === undefined && !inThroughput.includes(name));
   if (unknown.length > 0) throw new Error(`--check: bench/budget.json has no scenario ${unknown.join(', ')}`);
-  const wanted = new Set((names ?? Object.keys(budget.scenarios)).flatMap((name) => [name, budget.scenarios[name].of]));
-  return Object.keys(budget.scenarios).filter((name) => wanted.has(name));
+  const named = names ?? [...Object.keys(budget.scenarios), ...inThroughput];
+  const wanted = new Set(
+    named.filter((name) => budget.scenarios[name]).flatMap((name) => [name, budget.scenarios[name].of]),
+  );
+  return {
+    cpu: Object.keys(budget.scenarios).filter((name) => wanted.has(name)),
+    throughput: inThroughput.filter((name) => named.includes(name)),
+  };
+}
+
+/** The median of `values` (NaN of none). */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The median over the rounds of service ÷ `other` (the baseline) CPU µs per request (each round's own pair of runs). */
 export function roundRatio(scenario, other = 'baseline') {
-  const ratios = scenario.service.rounds
-    .map((run, i) => run.cpuUsPerRequest / Math.max(scenario[other].rounds[i].cpuUsPerRequest, 1))
-    .sort((a, b) => a - b);
-  const mid = Math.floor(ratios.length / 2);
-  return ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+  return median(
+    scenario.service.rounds.map(
+      (run, i) => run.cpuUsPerRequest / Math.max(scenario[other].rounds[i].cpuUsPerRequest, 1),
+    ),
+  );
+}
+
+/** Each round's service ÷ `other` (the release) req/s, of the rounds both ran. */
+export function throughputRatios(scenario, other) {
+  const count = Math.min(scenario.service.rounds.length, scenario[other].rounds.length);
+  return Array.from(
+    { length: count },
+    (_, i) => scenario.service.rounds[i].requestsPerSecond / Math.max(scenario[other].rounds[i].requestsPerSecond, 1),
+  );
 }
 
 /** The service's and its databases' CPU µs per request of one run. */
@@ -76,12 +130,12 @@ const totalCpu = (run) => run.cpuUsPerRequest + Object.values(run.dbCpuUsPerRequ
 /** The median over the rounds of `scenario`'s service and database CPU per request ÷ `other`'s (round i with round i). */
 export function relativeRatio(scenario, other) {
   const count = Math.min(scenario.service.rounds.length, other.service.rounds.length);
-  const ratios = Array.from(
-    { length: count },
-    (_, i) => totalCpu(scenario.service.rounds[i]) / Math.max(totalCpu(other.service.rounds[i]), 1),
-  ).sort((a, b) => a - b);
-  const mid = Math.floor(ratios.length / 2);
-  return ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+  return median(
+    Array.from(
+      { length: count },
+      (_, i) => totalCpu(scenario.service.rounds[i]) / Math.max(totalCpu(other.service.rounds[i]), 1),
+    ),
+  );
 }
 
 /**
@@ -118,5 +172,44 @@ export function checkBudget(step, budget, names, releaseName) {
   }
   const ok = failing.length === 0;
   lines.push('', ok ? 'benchmark guard: ok' : 'benchmark guard: FAIL (see docs/performance.md, "The CI guard")');
+  return { lines, ok, failing };
+}
+
+/**
+ * One line per scenario of `names` (of `budget.throughput`, run in `step` on 50 connections): service and
+ * `releaseName`'s req/s (medians), the median of {@link throughputRatios}, ok or FAIL, and each round's ratio; a scenario the release does not
+ * serve (an older release without comments) is skipped, saying so.
+ * @returns { lines, ok, failing } where failing names the scenarios below the minimum or not run, and ok is true when
+ *   none is
+ */
+export function checkThroughput(step, budget, names, releaseName) {
+  const { minimum } = budget.throughput;
+  const lines = [
+    `Throughput on ${THROUGHPUT_CHECK.connections} connections, service ÷ ${releaseName} req/s (median of the rounds' ratios), at least ${minimum} (bench/budget.json, throughput):`,
+    '',
+    `${'scenario'.padEnd(18)} ${'service'.padStart(8)} ${'release'.padStart(8)} ${'ratio'.padStart(6)}  result  (each round's ratio)`,
+  ];
+  const failing = [];
+  for (const name of names) {
+    const s = step.scenarios[name];
+    const served = s?.service && s[releaseName];
+    const each = served ? throughputRatios(s, releaseName) : [];
+    const ratio = served ? median(each) : Number.NaN;
+    const result = !s?.service
+      ? 'FAIL (not run)'
+      : !served
+        ? 'skipped (the release serves none)'
+        : ratio >= minimum
+          ? 'ok'
+          : 'FAIL';
+    if (result.startsWith('FAIL')) failing.push(name);
+    const rps = (server) =>
+      s?.[server] ? Math.round(median(s[server].rounds.map((run) => run.requestsPerSecond))) : '-';
+    lines.push(
+      `${name.padEnd(18)} ${String(rps('service')).padStart(8)} ${String(rps(releaseName)).padStart(8)} ${(served ? ratio.toFixed(2) : '-').padStart(6)}  ${result}${each.length > 0 ? `  (${each.map((r) => r.toFixed(2)).join(' ')})` : ''}`,
+    );
+  }
+  const ok = failing.length === 0;
+  lines.push('', ok ? 'throughput guard: ok' : 'throughput guard: FAIL (see docs/performance.md, "The CI guard")');
   return { lines, ok, failing };
 }

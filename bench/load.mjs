@@ -62,6 +62,13 @@ const requests = {
     headers: { 'accept-encoding': 'gzip, br' },
   }),
   create: () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody() }),
+  // Distinct titles ending in a number, "<words> <n>": one base per run, each create a suffix of its own.
+  'create-numbered': () => ({
+    method: 'POST',
+    path: '/api/v1/blogs',
+    headers: auth,
+    body: blogBody(`Weekly notes ${RUN} ${sequence + 1}`),
+  }),
   // One title for every create of every run: each takes the lowest free suffix of a base that thousands hold.
   'create-same-title': () => ({ method: 'POST', path: '/api/v1/blogs', headers: auth, body: blogBody(SAME_TITLE) }),
   // The same requests; the bench disables the counter trigger around this scenario.

@@ -1,30 +1,43 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 interface Run {
   cpuUsPerRequest: number;
   dbCpuUsPerRequest?: Record<string, number>;
+  requestsPerSecond?: number;
 }
 type Scenario = Record<string, { rounds: Run[] }>;
 interface Budget {
   tolerance: number;
   release?: { ref: string; tolerance: number };
+  throughput?: { minimum: number; scenarios: string[] };
   scenarios: Record<string, { budget: number; of?: string }>;
 }
+type Verdict = { lines: string[]; ok: boolean; failing: string[] };
 interface Check {
-  checkScenarios(budget: Budget, names?: string[]): string[];
+  readBudget(file: string): Budget;
+  checkScenarios(budget: Budget, names?: string[]): { cpu: string[]; throughput: string[] };
   checkBudget(
     step: { scenarios: Record<string, Scenario> },
     budget: Budget,
     names: string[],
     releaseName?: string,
-  ): { lines: string[]; ok: boolean; failing: string[] };
+  ): Verdict;
+  checkThroughput(
+    step: { scenarios: Record<string, Scenario> },
+    budget: Budget,
+    names: string[],
+    releaseName: string,
+  ): Verdict;
 }
 
 const ROOT = join(__dirname, '..', '..');
 const BUDGET: Budget = {
   tolerance: 1.2,
   release: { ref: 'abc1234', tolerance: 1.1 },
+  throughput: { minimum: 0.8, scenarios: ['create-numbered', 'delete', 'comment-create'] },
   scenarios: {
     'read-one': { budget: 3 },
     create: { budget: 2 },
@@ -35,6 +48,10 @@ const BUDGET: Budget = {
 const rounds = (...cpu: number[]): { rounds: Run[] } => ({
   rounds: cpu.map((us) => ({ cpuUsPerRequest: us, dbCpuUsPerRequest: { primary: us } })),
 });
+/** Rounds of one server at these req/s. */
+const rates = (...rps: number[]): { rounds: Run[] } => ({
+  rounds: rps.map((requestsPerSecond) => ({ cpuUsPerRequest: 500, requestsPerSecond })),
+});
 const RELEASE = 'release abc1234';
 
 // bench/check.mjs: the CI guard's verdict (npm run bench -- --check), from a bench step's rounds.
@@ -44,12 +61,23 @@ describe('bench/check.mjs', () => {
     check = (await import(pathToFileURL(join(ROOT, 'bench', 'check.mjs')).href)) as Check;
   });
 
-  it.each<[string, string[] | undefined, string[]]>([
-    ['every scenario of the budget', undefined, ['read-one', 'create', 'create-same-title']],
-    ['the scenarios named', ['read-one'], ['read-one']],
-    ['with the scenario an `of` names, in the budget’s order', ['create-same-title'], ['create', 'create-same-title']],
-  ])('checkScenarios: %s', (_name, names, expected) => {
-    expect(check.checkScenarios(BUDGET, names)).toEqual(expected);
+  it.each<[string, string[] | undefined, string[], string[]]>([
+    [
+      'every scenario of the budget',
+      undefined,
+      ['read-one', 'create', 'create-same-title'],
+      ['create-numbered', 'delete', 'comment-create'],
+    ],
+    ['the scenarios named', ['read-one'], ['read-one'], []],
+    [
+      'with the scenario an `of` names, in the budget’s order',
+      ['create-same-title'],
+      ['create', 'create-same-title'],
+      [],
+    ],
+    ['a throughput scenario alone', ['delete', 'create-numbered'], [], ['create-numbered', 'delete']],
+  ])('checkScenarios: %s', (_name, names, cpu, throughput) => {
+    expect(check.checkScenarios(BUDGET, names)).toEqual({ cpu, throughput });
   });
 
   it('checkScenarios refuses a scenario the budget lacks', () => {
@@ -94,5 +122,55 @@ describe('bench/check.mjs', () => {
       },
     };
     expect(check.checkBudget(step, BUDGET, ['create', 'create-same-title'], RELEASE).ok).toBe(ok);
+  });
+
+  it.each<[string, Scenario, string]>([
+    ['as fast as the release', { service: rates(500, 480, 520), [RELEASE]: rates(500, 500, 500) }, 'ok'],
+    ['at the minimum', { service: rates(400, 400, 400), [RELEASE]: rates(500, 500, 500) }, 'ok'],
+    ['one slow round of three', { service: rates(100, 480, 520), [RELEASE]: rates(500, 500, 500) }, 'ok'],
+    ['writers waiting on one lock', { service: rates(130, 125, 190), [RELEASE]: rates(460, 550, 500) }, 'FAIL'],
+    ['below it in two rounds of three', { service: rates(390, 380, 600), [RELEASE]: rates(500, 500, 500) }, 'FAIL'],
+    [
+      'below it in three rounds, above in six more',
+      { service: rates(390, 380, 390, 500, 500, 500, 500, 500, 500), [RELEASE]: rates(...Array(9).fill(500)) },
+      'ok',
+    ],
+    [
+      'below it in three rounds and in three more',
+      { service: rates(390, 380, 390, 500, 380, 390), [RELEASE]: rates(...Array(6).fill(500)) },
+      'FAIL',
+    ],
+    ['judged on the rounds both ran', { service: rates(500, 500, 500, 100), [RELEASE]: rates(500, 500, 500) }, 'ok'],
+  ])('checkThroughput, service ÷ release req/s: %s', (_name, scenario, result) => {
+    const verdict = check.checkThroughput({ scenarios: { delete: scenario } }, BUDGET, ['delete'], RELEASE);
+    expect(verdict.lines.find((line) => line.startsWith('delete'))).toMatch(new RegExp(`\\s${result}  \\(`));
+    expect([verdict.ok, verdict.failing]).toEqual(result === 'FAIL' ? [false, ['delete']] : [true, []]);
+  });
+
+  it.each<[string, Record<string, Scenario>, boolean, string]>([
+    ['one the release does not serve is skipped', { 'comment-create': { service: rates(500) } }, true, 'skipped'],
+    ['one not run fails', {}, false, 'FAIL (not run)'],
+  ])('checkThroughput: %s', (_name, scenarios, ok, result) => {
+    const verdict = check.checkThroughput({ scenarios }, BUDGET, ['comment-create'], RELEASE);
+    expect(verdict.ok).toBe(ok);
+    expect(verdict.lines.find((line) => line.startsWith('comment-create'))).toContain(`  ${result}`);
+  });
+
+  it.each<[string, object, string]>([
+    ['the shipped bench/budget.json', {}, ''],
+    ['a throughput half without a release', { release: undefined }, 'throughput needs release'],
+    ['a minimum of 0', { throughput: { minimum: 0, scenarios: ['delete'] } }, 'throughput needs release'],
+    ['no throughput scenarios', { throughput: { minimum: 0.8, scenarios: [] } }, 'throughput needs release'],
+  ])('readBudget: %s', (_name, change, error) => {
+    const shipped = join(ROOT, 'bench', 'budget.json');
+    const dir = mkdtempSync(join(tmpdir(), 'bench-budget-'));
+    const file = join(dir, 'budget.json');
+    try {
+      writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(shipped, 'utf8')) as object), ...change }));
+      if (error) expect(() => check.readBudget(file)).toThrow(error);
+      else expect(check.readBudget(file).throughput?.scenarios).toContain('create-numbered');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
