@@ -13,7 +13,12 @@ export class BlogSlugFreed {
   @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_blog_slug_freed' })
   n!: string;
 
-  /** int8; the freeing transaction's `pg_current_xact_id()`, so that concurrent frees of one slug never conflict. */
-  @PrimaryColumn({ name: 'transaction_id', type: 'bigint', primaryKeyConstraintName: 'PK_blog_slug_freed' })
+  /** int8; the freeing transaction's `txid_current()`, so that concurrent frees of one slug never conflict. */
+  @PrimaryColumn({
+    name: 'transaction_id',
+    type: 'bigint',
+    primaryKeyConstraintName: 'PK_blog_slug_freed',
+    default: () => 'txid_current()',
+  })
   transactionId!: string;
 }

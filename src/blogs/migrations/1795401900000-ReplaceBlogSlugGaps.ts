@@ -34,7 +34,7 @@ export class ReplaceBlogSlugGaps1795401900000 implements MigrationInterface {
       `CREATE TABLE "blog_slug_bases" ("base" text COLLATE "C" NOT NULL, "next" bigint NOT NULL, CONSTRAINT "PK_blog_slug_bases" PRIMARY KEY ("base"))`,
     );
     await queryRunner.query(
-      `CREATE TABLE "blog_slug_freed" ("base" text COLLATE "C" NOT NULL, "n" bigint NOT NULL, "transaction_id" bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint), CONSTRAINT "PK_blog_slug_freed" PRIMARY KEY ("base", "n", "transaction_id"))`,
+      `CREATE TABLE "blog_slug_freed" ("base" text COLLATE "C" NOT NULL, "n" bigint NOT NULL, "transaction_id" bigint NOT NULL DEFAULT txid_current(), CONSTRAINT "PK_blog_slug_freed" PRIMARY KEY ("base", "n", "transaction_id"))`,
     );
     // The gaps name every free suffix: each base's lowest one is where its search starts (2 needs no row).
     await queryRunner.query(
