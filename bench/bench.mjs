@@ -57,6 +57,8 @@
 //   --only cpu|throughput  with --check: only that half of the guard
 //   --against <ref>    also runs the build of that git ref ("release <sha>", its own database migrated
 //                      by its own code, its Dockerfile's NODE_OPTIONS); the table adds service ÷ release
+//   --textbook         also runs the textbook Nest + TypeORM app (bench/textbook/, "textbook") on a copy of the blogs
+//                      in its own table, for read-one, create, create-same-title, update and delete
 //   --node-options "a;b"  runs the working tree's service once per V8 flag set (default: the
 //                      Dockerfile's NODE_OPTIONS); the first one is `service`, the reference of the ratios
 //   --no-build         use the existing dist/
@@ -88,6 +90,7 @@ import pg from 'pg';
 import { CHECK, checkBudget, checkScenarios, checkThroughput, readBudget, THROUGHPUT_CHECK } from './check.mjs';
 import { dockerNodeOptions, prepareRelease } from './release.mjs';
 import { TAG_CUMULATIVE, TAGS, tagSlug } from './tags.mjs';
+import { mirrorBlogs, TEXTBOOK_ARGS, TEXTBOOK_SCENARIOS } from './textbook/mirror.mjs';
 import { startPgBouncer, startPostgres, stopAll, treeCpuMs } from './topology.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -193,6 +196,7 @@ const { values: options } = parseArgs({
     profile: { type: 'boolean', default: false },
     topology: { type: 'string', default: 'direct' },
     against: { type: 'string' },
+    textbook: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'via-cache': { type: 'boolean', default: false },
     'cache-connections': { type: 'string' },
@@ -349,6 +353,10 @@ async function main() {
     const server = await startServer(release.name, [...profile(release.name), 'dist/main.js'], releaseEnv, release.dir);
     services.push({ ...server, store: openStore(releaseUrl), flags: release.nodeOptions, release: true });
   }
+  if (options.textbook) {
+    const server = await startServer('textbook', TEXTBOOK_ARGS, { ...env, NODE_ENV: 'production' });
+    services.push({ ...server, store, textbook: true });
+  }
   const baseline = { ...(await startServer('baseline', ['bench/baseline/server.mjs'], env)), store };
   const servers = [baseline, ...services];
   const stores = [...new Set(servers.map((server) => server.store))];
@@ -411,11 +419,14 @@ async function main() {
           )
             continue;
           if (server.release && round === 1 && !(await releaseServes(server, scenario, step))) continue;
+          if (server.textbook && !TEXTBOOK_SCENARIOS.includes(scenario)) continue;
           if (server.release && runs[server.name].length === 0 && round > 1) continue;
           log(
             `${step.rows.toLocaleString('en')} rows · ${scenario} · ${server.name} (${step.duration} s, ${step.connections} connections${total > 1 ? `, round ${round}/${total}` : ''})`,
           );
-          const run = await measure(server, await prepareRun(server, scenario, step), meters);
+          const job = await prepareRun(server, scenario, step);
+          if (server.textbook) await mirrorBlogs(server.store.db);
+          const run = await measure(server, job, meters);
           log(
             `  ${Math.round(run.requestsPerSecond)} req/s, ${run.cpuUsPerRequest} µs CPU/request` +
               (server.cache ? `, ${Math.round(run.hitRatio * 100)} % hits` : '') +
@@ -447,6 +458,7 @@ async function main() {
         }),
       ...(figures.cache && { cacheVerdict: cacheVerdict(figures.cache, figures.service) }),
       ...(release && figures[release.name] && { releaseRatio: releaseRatios(figures.service, figures[release.name]) }),
+      ...(figures.textbook && { textbookRatio: releaseRatios(figures.service, figures.textbook) }),
     };
   }
 
@@ -461,6 +473,7 @@ async function main() {
         services.find((s) => s.name === 'service-replica'),
       );
     if (viaCache) await cachePurged(db);
+    if (options.textbook) await mirrorBlogs(db);
     await warmUp(servers);
     if (viaCache) await warmCache(services.find((server) => server.cache));
     const step = {
@@ -477,7 +490,7 @@ async function main() {
       commentCursors: {},
     };
     for (const own of stores) {
-      const mine = servers.filter((server) => server.store === own);
+      const mine = servers.filter((server) => server.store === own && !server.textbook);
       step.pagesChecked += await checkPages(own.db, mine);
       step.filtersChecked += await checkFilters(own.db, mine);
       step.filtersChecked += await checkTags(own, mine);
