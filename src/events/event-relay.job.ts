@@ -49,7 +49,7 @@ export class EventRelayJob implements OnModuleInit, OnApplicationBootstrap, Befo
     @Inject(jobsConfig.KEY) private readonly config: ConfigType<typeof jobsConfig>,
   ) {}
 
-  /** Runs `subscriber` after each relay of the events job, in this process. */
+  /** Runs `subscriber` after each relay of the events job, in this process, beside the other subscribers. */
   afterRelay(subscriber: () => Promise<void>): void {
     this.subscribers.push(subscriber);
   }
@@ -117,6 +117,7 @@ export class EventRelayJob implements OnModuleInit, OnApplicationBootstrap, Befo
   private async relay(): Promise<void> {
     await this.registry.beforeRelay();
     await this.events.relay();
-    for (const subscriber of this.subscribers) await subscriber();
+    // Side by side: a cache's purge does not wait for the webhooks' queueing.
+    await Promise.all(this.subscribers.map((subscriber) => subscriber()));
   }
 }
