@@ -262,9 +262,9 @@ const namesBlog = (keys: string, id: number): boolean => keys.split(' ').include
     // Still served stale: the held purge never reached Varnish.
     expect(await blogThrough(cache, blog.id)).toEqual([200, 'HIT', 'before']);
 
-    // Restarted on the same database (and port, behind the same Varnish): its purge job runs once the killed
-    // process's expires (30 s, found by a supervise pass every 10 s) and purges from the position that never moved;
-    // the wait is bounded at twice that.
+    // Restarted on the same database (and port, behind the same Varnish): its relay leases the cache once the killed
+    // process's lease lapses (30 s) and purges from the position that never moved; the wait is bounded at three times
+    // that.
     const restartedAt = Date.now();
     const forwardedBefore = proxy.forwarded.length;
     await startService(port, proxy.url);

@@ -18,4 +18,8 @@ export class CachePurge {
   /** Not before this instant is the next purge tried, after {@link failures} refusals; null: at once. */
   @Column({ name: 'retry_at', type: 'timestamptz', precision: 3, nullable: true })
   retryAt!: Date | null;
+
+  /** Until this instant one process purges this cache (a process killed meanwhile: then another may); null: none. */
+  @Column({ name: 'leased_until', type: 'timestamptz', precision: 3, nullable: true })
+  leasedUntil!: Date | null;
 }

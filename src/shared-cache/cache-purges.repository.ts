@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 
-/** Where one cache's purges stand, as {@link CachePurgesRepository.position} reads it. */
-export interface PurgePosition {
+/** A cache this process holds the lease of, as {@link CachePurgesRepository.claim} reads it. */
+export interface PurgeClaim {
+  /** The cache's base URL. */
+  readonly url: string;
   /** int8 in decimal digits: the last event purged. */
   readonly purgedThrough: string;
   /** Purges refused in a row. */
   readonly failures: number;
-  /** Whether the next purge may be tried now (no refusal waits). */
-  readonly due: boolean;
 }
 
 /** The events not yet purged, all caches together, as {@link CachePurgesRepository.backlog} reads them. */
@@ -27,27 +27,27 @@ const START: PreparedStatement = {
     ON CONFLICT DO NOTHING`,
 };
 
-const DUE: PreparedStatement = {
-  name: 'cache-purges.due',
-  text: `SELECT "url" FROM "cache_purges" WHERE "url" = ANY($1::text[])
-    AND "purged_through" < (SELECT coalesce(max("id"), 0) FROM "events") AND ("retry_at" IS NULL OR "retry_at" <= now())`,
+/** Leases the caches with events not yet purged, no refusal to wait out, and no lease of another run. */
+const CLAIM: PreparedStatement = {
+  name: 'cache-purges.claim',
+  text: `UPDATE "cache_purges" SET "leased_until" = now() + make_interval(secs => $2::float8)
+    WHERE "url" = ANY($1::text[]) AND "purged_through" < (SELECT coalesce(max("id"), 0) FROM "events")
+      AND ("retry_at" IS NULL OR "retry_at" <= now()) AND ("leased_until" IS NULL OR "leased_until" <= now())
+    RETURNING "url", "purged_through"::text AS "purged_through", "failures"`,
 };
 
-const POSITION: PreparedStatement = {
-  name: 'cache-purges.position',
-  text: `SELECT "purged_through"::text AS "purged_through", "failures", ("retry_at" IS NULL OR "retry_at" <= now()) AS "due"
-    FROM "cache_purges" WHERE "url" = $1`,
-};
-
+/** Moves the position (from $2 to $3); the lease then lasts $4 seconds more, or ends when $4 is null. */
 const ADVANCE: PreparedStatement = {
   name: 'cache-purges.advance',
-  text: `UPDATE "cache_purges" SET "purged_through" = $3::int8, "failures" = 0, "retry_at" = NULL
+  text: `UPDATE "cache_purges" SET "purged_through" = $3::int8, "failures" = 0, "retry_at" = NULL,
+      "leased_until" = now() + make_interval(secs => $4::float8)
     WHERE "url" = $1 AND "purged_through" = $2::int8`,
 };
 
 const REFUSED: PreparedStatement = {
   name: 'cache-purges.refused',
-  text: `UPDATE "cache_purges" SET "failures" = "failures" + 1, "retry_at" = now() + make_interval(secs => $3::float8)
+  text: `UPDATE "cache_purges" SET "failures" = "failures" + 1, "retry_at" = now() + make_interval(secs => $3::float8),
+      "leased_until" = NULL
     WHERE "url" = $1 AND "purged_through" = $2::int8`,
 };
 
@@ -62,7 +62,7 @@ const BACKLOG: PreparedStatement = {
     WHERE p."url" = ANY($1::text[])`,
 };
 
-/** `cache_purges`: how far each cache is purged; every change is a compare-and-set on `purged_through`. */
+/** `cache_purges`: how far each cache is purged, and which run purges it; each move is a compare-and-set on `purged_through`. */
 @Injectable()
 export class CachePurgesRepository {
   constructor(private readonly sql: StatementRunner) {}
@@ -72,28 +72,28 @@ export class CachePurgesRepository {
     await this.sql.onPrimary(START, [urls]);
   }
 
-  /** The caches of `urls` with events not yet purged and no refusal to wait out. */
-  async due(urls: readonly string[]): Promise<string[]> {
-    const { rows } = await this.sql.onPrimary<{ url: string }>(DUE, [urls]);
-    return rows.map(({ url }) => url);
-  }
-
-  /** Where the purges of cache `url` stand, or null when it is not known. */
-  async position(url: string): Promise<PurgePosition | null> {
-    const { rows } = await this.sql.onPrimary<{ purged_through: string; failures: number; due: boolean }>(POSITION, [
-      url,
+  /**
+   * Leases, for `seconds`, the caches of `urls` with events not yet purged, no refusal to wait out and no lease held;
+   * returns where each stands. Another run, in any process, claims none of them until {@link advance} or
+   * {@link refused} ends the lease, or it lapses (its process was killed).
+   */
+  async claim(urls: readonly string[], seconds: number): Promise<PurgeClaim[]> {
+    const { rows } = await this.sql.onPrimary<{ url: string; purged_through: string; failures: number }>(CLAIM, [
+      urls,
+      seconds,
     ]);
-    return rows.length === 0
-      ? null
-      : { purgedThrough: rows[0].purged_through, failures: rows[0].failures, due: rows[0].due };
+    return rows.map((row) => ({ url: row.url, purgedThrough: row.purged_through, failures: row.failures }));
   }
 
-  /** Records cache `url` as purged through event `to`, if it still stands at `from`; returns whether it did. */
-  async advance(url: string, from: string, to: string): Promise<boolean> {
-    return (await this.sql.onPrimary(ADVANCE, [url, from, to])).rowCount === 1;
+  /**
+   * Records cache `url` as purged through event `to`, if it still stands at `from`; its lease then lasts `leaseSeconds`
+   * more, or ends when null. Returns whether it did.
+   */
+  async advance(url: string, from: string, to: string, leaseSeconds: number | null = null): Promise<boolean> {
+    return (await this.sql.onPrimary(ADVANCE, [url, from, to, leaseSeconds])).rowCount === 1;
   }
 
-  /** Records a refused purge of cache `url` (at `from`): the next is tried `retrySeconds` later. */
+  /** Records a refused purge of cache `url` (at `from`) and ends its lease: the next is tried `retrySeconds` later. */
   async refused(url: string, from: string, retrySeconds: number): Promise<void> {
     await this.sql.onPrimary(REFUSED, [url, from, retrySeconds]);
   }
