@@ -68,7 +68,7 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /**
  * Compiles the service with the build's tsconfig (what `nest build` runs) into a scratch
- * directory beside a link to the repository's node_modules.
+ * directory beside links to the repository's node_modules and package.json (whose `engines` the service reads).
  *
  * @returns the path of the compiled `main.js`.
  */
@@ -85,6 +85,7 @@ export async function buildService(): Promise<string> {
   const code = await new Promise<number | null>((done) => child.on('close', done));
   if (code !== 0) throw new Error(`tsc failed (${code}): ${output}`);
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+  symlinkSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   return join(outDir, 'main.js');
 }
 
