@@ -624,7 +624,8 @@ describe('DELETE and PATCH /api/v1/blogs/:id (e2e)', () => {
         const res = await expectRefused(() => write(method, id, bob, headers), 404);
 
         expect(missing.status).toBe(404);
-        expect(res.body).toEqual({ ...missing.body, message: `Blog ${id} not found` });
+        const message = `Blog ${id} not found`;
+        expect(res.body).toEqual({ ...missing.body, message, detail: message, instance: `${BLOGS}/${id}` });
         contract.expectDocumented(method, '/api/v1/blogs/{id}', res);
       },
     );
