@@ -126,11 +126,18 @@ const json = (reply: Reply, type: RegExp = /^application\/json(;|$)/): unknown =
   return JSON.parse(reply.text);
 };
 
-/** The error body for `reply.status`: exactly the problem details members, with `errors` on a validation-error. */
-function expectErrorBody(reply: Reply): void {
+/**
+ * The error body for `reply.status`: exactly the problem details members, with `errors` on a validation-error; as
+ * `application/problem+json`, or `application/json` when the request's `accept` names that type.
+ */
+function expectErrorBody(reply: Reply, accept?: string): void {
   expect(reply.status).toBeGreaterThanOrEqual(400);
   expect(reply.status).toBeLessThan(500);
-  const body = json(reply, PROBLEM_CONTENT_TYPE) as Record<string, unknown>;
+  const asksForJson = /application\/json/i.test(accept ?? '');
+  const body = json(reply, asksForJson ? /^application\/(problem\+)?json(;|$)/ : PROBLEM_CONTENT_TYPE) as Record<
+    string,
+    unknown
+  >;
   expect(Object.keys(body).sort()).toEqual(problemMembers(body));
   expect(body.statusCode).toBe(reply.status);
   expect(body.error).toBe(STATUS_CODES[reply.status]);
@@ -172,14 +179,18 @@ function expectEnvelope(value: unknown): void {
   for (const blog of envelope.data as unknown[]) expectBlog(blog);
 }
 
-/** Never a 5xx; a 2xx is checked by `success`, anything else must be the JSON error body. */
 /** The operations the arbitrary-headers property sends. */
 const HEADER_OPERATIONS = ['GET list', 'GET one', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-async function expectAnswer(reply: Reply, success: (body: unknown) => void | Promise<void>): Promise<void> {
+/** Never a 5xx; a 2xx is checked by `success`, anything else must be the error body for a request with `accept`. */
+async function expectAnswer(
+  reply: Reply,
+  success: (body: unknown) => void | Promise<void>,
+  accept?: string,
+): Promise<void> {
   if (reply.status >= 500) throw new Error(`${reply.status}: ${reply.text}`);
   if (reply.status >= 200 && reply.status < 300) await success(json(reply));
-  else expectErrorBody(reply);
+  else expectErrorBody(reply, accept);
 }
 
 // ---- generators -------------------------------------------------------------------------------
@@ -817,7 +828,11 @@ describe(`hostile input over HTTP (${TOTAL_RUNS} cases in all)`, () => {
           }
           if (op === 'DELETE' && reply.status < 300)
             throw new Error(`DELETE of a missing blog answered ${reply.status}`);
-          await expectAnswer(reply, (value) => (op === 'GET list' ? expectEnvelope(value) : expectBlog(value)));
+          await expectAnswer(
+            reply,
+            (value) => (op === 'GET list' ? expectEnvelope(value) : expectBlog(value)),
+            all.Accept,
+          );
         }),
         options(SHARE.headers),
       );
