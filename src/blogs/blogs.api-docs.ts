@@ -5,7 +5,6 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -15,6 +14,12 @@ import {
 } from '@nestjs/swagger';
 import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import {
+  ApiConditionalRead,
+  ApiPreconditionHeaders,
+  entityTagHeader,
+  PRECONDITION_CHECKS,
+} from '../openapi/conditional-request';
 import { ApiIdParam } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
@@ -59,21 +64,14 @@ const BLOG_READ_NOTE =
 
 const WHILE_READING = 'body size (413) and malformed JSON (400) are checked while the body is read.';
 
-const ETAG_HEADER = {
-  ETag: {
-    description:
-      'Strong entity tag of the blog as stored (RFC 9110 §8.8.3); it changes with every update, and when a scheduled ' +
-      'blog goes live. Send it back in `If-Match` to update only if nobody changed the blog meanwhile, or in ' +
-      '`If-None-Match` to skip an unchanged read.',
-    schema: { type: 'string', example: '"1-1"' },
-  },
-} as const;
+const ETAG_HEADER = entityTagHeader(
+  'blog as stored',
+  'it changes with every update, and when a scheduled blog goes live. Send it back in `If-Match` to update only if ' +
+    'nobody changed the blog meanwhile, or in `If-None-Match` to skip an unchanged read',
+  '"1-1"',
+);
 
 const READ_HEADERS = publicReadHeaders('blog-1');
-
-const PRECONDITION_CHECKS =
-  'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
-  'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
 
 /**
  * The bodies Swagger UI fills in: the blog the path examples name (id 1, slug `hello`, tags `nestjs` and `databases`
@@ -123,23 +121,6 @@ export const ApiListBlogs = (): MethodDecorator =>
     ApiErrorResponses(400, 401, 429, 503),
   );
 
-/** The conditional read of one blog, by id or by slug: `If-None-Match`, 200 with the blog, 304. */
-const ApiConditionalRead = (): MethodDecorator =>
-  applyDecorators(
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description:
-        "Entity tags (or `*`); when one matches the blog's current `ETag` (weak comparison) the answer is 304.",
-    }),
-    ApiOkResponse({ type: BlogResponse, description: 'The blog.', headers: { ...ETAG_HEADER, ...READ_HEADERS } }),
-    ApiResponse({
-      status: 304,
-      description: 'Not Modified: `If-None-Match` matched; no body.',
-      headers: { ...ETAG_HEADER, ...READ_HEADERS },
-    }),
-  );
-
 /** OpenAPI of `GET /api/v1/blogs/:id`. */
 export const ApiGetBlog = (): MethodDecorator =>
   applyDecorators(
@@ -150,7 +131,7 @@ export const ApiGetBlog = (): MethodDecorator =>
       security: OPTIONAL_BEARER,
     }),
     ApiIdParam('blog'),
-    ApiConditionalRead(),
+    ApiConditionalRead(BlogResponse, 'blog', { ...ETAG_HEADER, ...READ_HEADERS }),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
@@ -176,7 +157,7 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
         example: 'hello',
       },
     }),
-    ApiConditionalRead(),
+    ApiConditionalRead(BlogResponse, 'blog', { ...ETAG_HEADER, ...READ_HEADERS }),
     ApiResponse({
       status: 301,
       description: 'Moved Permanently: the slug is an earlier one of the blog; `Location` is its current path.',
@@ -222,23 +203,6 @@ export const ApiCreateBlog = (): MethodDecorator =>
     ApiErrorResponses(400, 401, 409, 413, 415, 429, 503),
   );
 
-/** The `If-Match` and `If-None-Match` headers of a write; `action` starts their descriptions ("Update"). */
-const ApiPreconditionHeaders = (action: string): MethodDecorator =>
-  applyDecorators(
-    ApiHeader({
-      name: 'If-Match',
-      required: false,
-      description:
-        `${action} only if the blog's current ` + '`ETag` is one of these (strong comparison), or it exists (`*`).',
-    }),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description:
-        `${action} only if the blog's current ` + '`ETag` is none of these (`*`: never, since the blog exists).',
-    }),
-  );
-
 const WHO_MAY_WRITE = 'Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may';
 
 /** OpenAPI of `PUT /api/v1/blogs/:id`. */
@@ -257,7 +221,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
     }),
     ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
-    ApiPreconditionHeaders('Update'),
+    ApiPreconditionHeaders('Update', 'blog'),
     ApiBody({
       type: UpdateBlogDto,
       description:
@@ -285,7 +249,7 @@ export const ApiPatchBlog = (): MethodDecorator =>
     }),
     ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
-    ApiPreconditionHeaders('Change'),
+    ApiPreconditionHeaders('Change', 'blog'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
     ApiBody({
       type: PatchBlogDto,
@@ -321,7 +285,7 @@ export const ApiDeleteBlog = (): MethodDecorator =>
     }),
     ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
-    ApiPreconditionHeaders('Delete'),
+    ApiPreconditionHeaders('Delete', 'blog'),
     ApiNoContentResponse({ description: 'Deleted; no body.' }),
     ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),
   );

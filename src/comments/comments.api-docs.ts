@@ -4,14 +4,13 @@ import {
   ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { ApiConditionalRead, entityTagHeader, linkNextHeader } from '../openapi/conditional-request';
 import { ApiIdParam } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
@@ -46,14 +45,11 @@ const COMMENT_READ_NOTE =
   `${READ_ACCESS_NOTE} A comment is seen by whoever may read its blog: comments of a draft or scheduled blog only ` +
   'with a token of its owner or a `blogs:admin` token; an invalid token counts as none.';
 
-const ETAG_HEADER = {
-  ETag: {
-    description:
-      'Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to ' +
-      'skip an unchanged read.',
-    schema: { type: 'string', example: '"41-1"' },
-  },
-} as const;
+const ETAG_HEADER = entityTagHeader(
+  'comment',
+  'a comment never changes. Send it in `If-None-Match` to skip an unchanged read',
+  '"41-1"',
+);
 
 /** OpenAPI of the comments controller as a whole. */
 export const ApiComments = (): ClassDecorator => applyDecorators(ApiTags('comments'), ApiExtraModels(CommentResponse));
@@ -78,16 +74,7 @@ export const ApiListComments = (): MethodDecorator =>
       description: 'One page of comments with the total, the effective paging and the cursor of the next page.',
       headers: {
         ...publicReadHeaders('comments-1'),
-        Link: {
-          description:
-            'Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with ' +
-            '`cursor` in place of `offset`.',
-          required: false,
-          schema: {
-            type: 'string',
-            example: `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
-          },
-        },
+        ...linkNextHeader(`<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`),
       },
     }),
     ApiErrorResponses(400, 401, 404, 429, 503),
@@ -103,17 +90,7 @@ export const ApiGetComment = (): MethodDecorator =>
       security: OPTIONAL_BEARER,
     }),
     ApiIdParam('comment'),
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description: "Entity tags (or `*`); when one matches the comment's `ETag` (weak comparison) the answer is 304.",
-    }),
-    ApiOkResponse({
-      type: CommentResponse,
-      description: 'The comment.',
-      headers: { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') },
-    }),
-    ApiResponse({ status: 304, description: 'Not Modified: `If-None-Match` matched; no body.', headers: ETAG_HEADER }),
+    ApiConditionalRead(CommentResponse, 'comment', { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') }),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 

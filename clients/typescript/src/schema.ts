@@ -3035,7 +3035,7 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
                     "Surrogate-Key"?: string;
-                    /** @description Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
+                    /** @description Only when more items follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3420,7 +3420,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags (or `*`); when one matches the comment's `ETag` (weak comparison) the answer is 304. */
+                /** @description Entity tags (or `*`); when one matches the comment's current `ETag` (weak comparison) the answer is 304. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3451,6 +3451,10 @@ export interface operations {
                 headers: {
                     /** @description Strong entity tag of the comment (RFC 9110 §8.8.3); a comment never changes. Send it in `If-None-Match` to skip an unchanged read. */
                     ETag?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
