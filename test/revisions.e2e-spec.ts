@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { BLOGS, bearer, BODY, BlogBody, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
+import { E2E_ENV } from './support/test-database';
 import { useTestApp } from './support/test-app';
 import { eventually, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -398,6 +399,81 @@ describe('revisions (e2e)', () => {
         ['blog.updated', BODY.title],
       ]);
     });
+  });
+
+  // On a server, two writers queue on the blog's row lock and go together once it is released; the embedded engine
+  // runs one statement at a time, so there is no race to release.
+  const onServer = Boolean(process.env[E2E_ENV.serverUrl] ?? process.env.DATABASE_URL);
+
+  (onServer ? describe : describe.skip)('races (PostgreSQL)', () => {
+    const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
+    const auth = (who: string): string => bearer(t.token(who));
+
+    /**
+     * Sends `writes` while another transaction holds blog `id`'s row lock, and releases it once all of them wait on it,
+     * so that they run together.
+     */
+    async function releasedTogether(id: number, writes: (() => Promise<Response>)[]): Promise<Response[]> {
+      const holder = t.dataSource.createQueryRunner();
+      try {
+        await holder.startTransaction();
+        await holder.query('SELECT FROM "blogs" WHERE "id" = $1 FOR UPDATE', [id]);
+        const answers = Promise.all(writes.map((write) => write()));
+        for (;;) {
+          const [{ waiting }] = await t.dataSource.query<{ waiting: number }[]>(
+            `SELECT count(*)::int AS "waiting" FROM pg_stat_activity
+              WHERE "wait_event_type" = 'Lock' AND "query" LIKE '%UPDATE "blogs"%'`,
+          );
+          if (waiting >= writes.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await holder.commitTransaction();
+        return await answers;
+      } finally {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
+    }
+
+    it.each(['restore', 'PATCH'])(
+      'a restore and a %s with the same If-Match: one wins, the other is 412; versions and revisions agree',
+      async (other) => {
+        const owner = sub('alice');
+        const created = await t.http.post(BLOGS).set('Authorization', auth(owner)).send(BODY);
+        const { id } = created.body as BlogBody;
+        const changed = await t.http.patch(`${BLOGS}/${id}`).set('Authorization', auth(owner)).send({ title: 'Two' });
+        const etag = changed.headers.etag;
+        const restore = () =>
+          t.http
+            .post(`${revisionsOf(id)}/${versionOf(created)}/restore`)
+            .set('Authorization', auth(owner))
+            .set('If-Match', etag);
+        const patch = () =>
+          t.http.patch(`${BLOGS}/${id}`).set('Authorization', auth(owner)).set('If-Match', etag).send({ content: 'X' });
+
+        const answers = await releasedTogether(id, [restore, other === 'restore' ? restore : patch]);
+
+        expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
+        const winner = answers.find((res) => res.status === 200) as Response;
+        expect(versionOf(winner)).toBe(versionOf(changed) + 1);
+        const rows = await t.dataSource.query<{ version: number; seq: number; title: string; content: string }[]>(
+          `SELECT "version", "seq", "title", "content" FROM "blog_revisions" WHERE "blog_id" = $1 ORDER BY "seq"`,
+          [id],
+        );
+        expect(rows.map(({ version, seq }) => [version, seq])).toEqual([
+          [versionOf(created), 1],
+          [versionOf(changed), 2],
+          [versionOf(winner), 3],
+        ]);
+        const blog = winner.body as BlogBody;
+        expect(rows[2]).toMatchObject({ title: blog.title, content: blog.content });
+        const [stored] = await t.dataSource.query<{ version: number }[]>(
+          'SELECT "version" FROM "blogs" WHERE "id" = $1',
+          [id],
+        );
+        expect(stored.version).toBe(versionOf(winner));
+      },
+    );
   });
 
   describe('REVISIONS_KEPT=3', () => {

@@ -16,7 +16,7 @@ describe('loadRevisionsConfig', () => {
     'REVISIONS_KEPT=%p is refused with one line naming it',
     (value) => {
       expect(() => loadRevisionsConfig({ REVISIONS_KEPT: value })).toThrow(
-        /^REVISIONS_KEPT must be an integer between 1 and 1000/,
+        /^Invalid configuration: REVISIONS_KEPT must be an integer between 1 and 1000$/,
       );
     },
   );

@@ -8,25 +8,19 @@ import { Blog } from '../blogs/blog.entity';
 @Entity({ name: 'blog_revisions' })
 @Index('IDX_blog_revisions_blog_id_seq', ['blogId', 'seq'], { unique: true })
 export class BlogRevision {
-  @PrimaryColumn({ name: 'blog_id', type: 'integer', primaryKeyConstraintName: 'PK_blog_revisions' })
-  blogId!: number;
+  /** The blog it is a revision of. */
+  @PrimaryColumn({ name: 'blog_id', type: 'integer', primaryKeyConstraintName: 'PK_blog_revisions' }) blogId!: number;
 
   /** The blog's version after the write (the one its entity tag names). */
-  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_blog_revisions' })
-  version!: number;
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_blog_revisions' }) version!: number;
 
   /** 1, 2, … per blog without gaps, in write order: what the prune counts by. */
-  @Column({ type: 'integer' })
-  seq!: number;
+  @Column({ type: 'integer' }) seq!: number;
 
-  @Column({ type: 'text' })
-  title!: string;
-
-  @Column({ type: 'text' })
-  content!: string;
-
-  @Column({ type: 'text' })
-  author!: string;
+  /** The blog's `title`, `content` and `author` after the write. */
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text' }) content!: string;
+  @Column({ type: 'text' }) author!: string;
 
   /** The slugs of its tags, in the order given; their names are in `tags`. */
   @Column({ name: 'tag_slugs', type: 'text', array: true })

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BlogResponse } from '../blogs/dto/blog-response.dto';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { ApiPreconditionHeaders, entityTagHeader, linkNextHeader } from '../openapi/conditional-request';
-import { ApiIdParam } from '../openapi/id-param';
+import { ApiIdParam, idParamOptions } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
 import { RevisionListResponse, RevisionResponse } from './dto/revision-response.dto';
 import { blogRevisionsPath } from './revision-paths';
@@ -26,25 +26,32 @@ const ApiErrorResponses = defineApiErrorResponses({
   },
   412: {
     description:
-      'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
-      '`ETag` was read. Nothing was changed.',
+      'Restore only: `If-Match` names another version of the blog than its current one, or `If-None-Match` its ' +
+      'current one (RFC 9110 §13.1). Nothing was restored.',
     example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
     problemType: 'precondition-failed',
   },
 });
 
-/** Who may use revisions, and the order of the checks before the operation's own. */
+/** Who may use revisions, and the order of the checks every revision operation makes. */
 const REVISIONS_NOTE =
   "Only the blog's owner (the `sub` that created it) or a token with scope `blogs:admin`; answers are `no-store`. " +
-  'Checks run in this order: token (401), id and version (400), the blog exists and the caller may read it (404), ' +
-  'owner or admin (403), the revision is kept (404)';
+  'Checks run in this order: token (401), id (and version) (400), the blog exists and the caller may read it ' +
+  '(404), owner or admin (403)';
+
+/** The check of the operations on one revision, after {@link REVISIONS_NOTE}'s. */
+const KEPT_CHECK = ', the revision is kept (404)';
 
 /** OpenAPI of the revisions controller as a whole. */
 export const ApiRevisions = (): ClassDecorator =>
   applyDecorators(ApiTags('revisions'), ApiBearerAuth(BEARER_SCHEME), ApiExtraModels(RevisionResponse));
 
 /** The `:version` path parameter. */
-const ApiVersionParam = (): MethodDecorator => ApiIdParam('revision (the blog version it was)', 'version');
+const ApiVersionParam = (): MethodDecorator =>
+  ApiParam({
+    ...idParamOptions('revision', 'version'),
+    description: "The revision: the blog's version it kept (its `version`); decimal digits, no sign or leading zero.",
+  });
 
 /** OpenAPI of `GET /api/v1/blogs/:id/revisions`. */
 export const ApiListRevisions = (): MethodDecorator =>
@@ -56,7 +63,7 @@ export const ApiListRevisions = (): MethodDecorator =>
         "`total` counts the blog's kept revisions; items have no `content` (read one revision for it). A page " +
         'starts after `offset` revisions, or after the last revision of an earlier page when its `nextCursor` is ' +
         'sent as `cursor`. An unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made ' +
-        `by this service for this blog's revisions is 400 naming the parameter. ${REVISIONS_NOTE.replace(', the revision is kept (404)', '')}.`,
+        `by this service for this blog's revisions is 400 naming the parameter. ${REVISIONS_NOTE}.`,
     }),
     ApiIdParam('blog'),
     ApiOkResponse({
@@ -73,7 +80,7 @@ export const ApiGetRevision = (): MethodDecorator =>
     ApiOperation({
       operationId: 'getRevision',
       summary: 'Read one revision of a blog',
-      description: `${REVISIONS_NOTE}.`,
+      description: `${REVISIONS_NOTE}${KEPT_CHECK}.`,
     }),
     ApiIdParam('blog'),
     ApiVersionParam(),
@@ -91,7 +98,7 @@ export const ApiRestoreRevision = (): MethodDecorator =>
         "An update of the blog: its `title`, `content`, `author` and `tags` become the revision's; `status`, " +
         '`publishedAt` and `slug` stay. It makes a new version and revision, a `blog.updated` event and the purges ' +
         'of an update; restoring the text the blog has changes nothing and answers the blog. No body is read. ' +
-        `${REVISIONS_NOTE}, then \`If-Match\` / \`If-None-Match\` (412, as for \`PUT\`; a malformed value is 400 ` +
+        `${REVISIONS_NOTE}${KEPT_CHECK}, then \`If-Match\` / \`If-None-Match\` (412, as for \`PUT\`; a malformed value is 400 ` +
         'with the id checks).',
     }),
     ApiIdParam('blog'),
