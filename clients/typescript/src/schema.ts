@@ -4389,7 +4389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its `ETag` was read. Nothing was changed. */
+            /** @description Restore only: `If-Match` names another version of the blog than its current one, or `If-None-Match` its current one (RFC 9110 §13.1). Nothing was restored. */
             412: {
                 headers: {
                     [name: string]: unknown;
