@@ -45,25 +45,26 @@ const REVISION: FullRevision = {
 const BLOG = { id: 7, version: 5, publishedAt: BEFORE } as Blog;
 
 describe('RevisionsService', () => {
+  // The doubles of the repository and of the blogs' service, their answers set by each test.
+  const repository: RepositoryMock = {
+    setKept: jest.fn(),
+    findPage: jest.fn(),
+    findOne: jest.fn(),
+    findToRestore: jest.fn(),
+  };
+  const blogs: BlogsMock = { findOne: jest.fn(), update: jest.fn() };
   let service: RevisionsService;
-  let repository: RepositoryMock;
-  let blogs: BlogsMock;
 
   beforeEach(async () => {
-    repository = { setKept: jest.fn(), findPage: jest.fn(), findOne: jest.fn(), findToRestore: jest.fn() };
-    blogs = { findOne: jest.fn(), update: jest.fn() };
-    const moduleRef = await Test.createTestingModule({
-      providers: [
-        RevisionsService,
-        RevisionListCursors,
-        CursorSigner,
-        BlogVisibility,
-        { provide: RevisionsRepository, useValue: repository },
-        { provide: BlogsService, useValue: blogs },
-        { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
-        { provide: revisionsConfig.KEY, useValue: loadRevisionsConfig({ REVISIONS_KEPT: '7' }) },
-      ],
-    }).compile();
+    jest.resetAllMocks();
+    const doubles = [
+      { provide: RevisionsRepository, useValue: repository },
+      { provide: BlogsService, useValue: blogs },
+      { provide: cursorConfig.KEY, useValue: loadCursorConfig({ CURSOR_SECRET: 'k'.repeat(32) }) },
+      { provide: revisionsConfig.KEY, useValue: loadRevisionsConfig({ REVISIONS_KEPT: '7' }) },
+    ];
+    const real = [RevisionsService, RevisionListCursors, CursorSigner, BlogVisibility];
+    const moduleRef = await Test.createTestingModule({ providers: [...real, ...doubles] }).compile();
     service = moduleRef.get(RevisionsService);
   });
 
