@@ -476,6 +476,24 @@ describe('revisions (e2e)', () => {
     );
   });
 
+  describe('the write limit (RATE_LIMIT_WRITES=2)', () => {
+    const t = useTestApp({ RATE_LIMIT_WRITES: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+
+    it("a restore spends the caller's write budget; reads of revisions do not", async () => {
+      const owner = bearer(t.token(sub('alice')));
+      const created = await t.http.post(BLOGS).set('Authorization', owner).send(BODY);
+      expect(created.status).toBe(201);
+      const { id } = created.body as BlogBody;
+      for (let n = 0; n < 3; n++)
+        expect((await t.http.get(revisionsOf(id)).set('Authorization', owner)).status).toBe(200);
+      const restore = () => t.http.post(`${revisionsOf(id)}/${versionOf(created)}/restore`).set('Authorization', owner);
+      expect((await restore()).status).toBe(200);
+      const limited = await restore();
+      expectJsonError(limited, 429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    });
+  });
+
   describe('REVISIONS_KEPT=3', () => {
     const t = useTestApp({ RATE_LIMIT_ENABLED: 'false', REVISIONS_KEPT: '3' });
     const auth = (who: string): string => bearer(t.token(who));
