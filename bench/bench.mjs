@@ -13,7 +13,7 @@
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
 //                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
 //                      create-numbered,create-same-title,create-uncounted,update,patch,delete,mixed,
-//                      comments-first,comments-cursor,comment-create (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      comments-first,comments-cursor,comment-create,revisions-first (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter;
 //                      create-numbered: titles "Weekly notes <run> <n>", one base per run and a suffix each;
@@ -31,6 +31,9 @@
 //                      (comments-first: `GET /blogs/:id/comments?limit=10` of the blog with 10,000 comments, seeded
 //                      in every store; comments-cursor: its page 500 of 10 by cursor; comment-create: `POST
 //                      /blogs/:id/comments` on the blogs read-one reads; none in a store without comments)
+//                      (revisions-first: `GET /blogs/:id/revisions?limit=10` as its owner, of the blog with 1,000
+//                      revisions (1,000 PUTs' worth, REVISIONS_KEPT of them kept), seeded in every store that has them;
+//                      update and patch make a revision each, and prune one once a blog has REVISIONS_KEPT)
 //   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
 //   --via-cache        also runs read-one, list-first and list-tag through a local Varnish with the shipped
 //                      configuration (deploy/varnish/default.vcl) in front of `service`, which purges it
@@ -120,6 +123,7 @@ const ALL_SCENARIOS = [
   'comments-first',
   'comments-cursor',
   'comment-create',
+  'revisions-first',
   'search-storm',
   'cache-churn',
 ];
@@ -149,6 +153,10 @@ const FILTERED = {
 const TAGGED = ['list-tag', 'tags', 'read-slug'];
 /** The scenarios of comments, which a release or a store without the `comments` table skips. */
 const COMMENTED = ['comments-first', 'comments-cursor', 'comment-create'];
+/** The scenarios of revisions, which a release or a store without the `blog_revisions` table skips. */
+const REVISED = ['revisions-first'];
+/** Writes of the one blog whose revisions revisions-first lists, in every store that has them. */
+const REVISION_BLOG_WRITES = 1000;
 /** Comments of the one blog that comments-first and comments-cursor read, in every store. */
 const COMMENT_BLOG_COMMENTS = 10_000;
 /** The page of 10 that comments-cursor reads by a cursor walk. */
@@ -369,6 +377,7 @@ async function main() {
     await seedTags(pool);
   }
   for (const own of stores) own.commentBlog = await seedCommentBlog(own.db);
+  for (const own of stores) own.revisionBlog = await seedRevisionBlog(own.db);
   for (const own of stores) own.updateIds = await seedOwnBlogs(own.db);
 
   const results = {
@@ -602,6 +611,7 @@ async function releaseServes(server, scenario, step) {
   try {
     if (UNCOUNTED.has(scenario) && !(await hasTable(server.store.db, 'blog_counts'))) why = 'no blog_counts';
     else if (COMMENTED.includes(scenario) && server.store.commentBlog === undefined) why = 'no comments table';
+    else if (REVISED.includes(scenario) && server.store.revisionBlog === undefined) why = 'no blog_revisions table';
     else {
       const probe = await runLoad({ ...(await prepareRun(server, scenario, step)), url: server.url, amount: 1 });
       if (probe.non2xx + probe.errors + probe.timeouts > 0) why = `answered ${JSON.stringify(probe.statusCodes)}`;
@@ -1070,6 +1080,7 @@ async function prepareRun(server, scenario, step) {
     return { ...job, commentBlog, commentCursor: step.commentCursors[server.name] };
   }
   if (job.scenario === 'delete') return { ...job, deleteIds: await deletableBlogs(server.store, step) };
+  if (REVISED.includes(job.scenario)) return { ...job, revisionBlog: server.store.revisionBlog };
   return job;
 }
 
@@ -1395,6 +1406,32 @@ async function seedCommentBlog(db) {
   });
   await db.query('VACUUM (ANALYZE) comments, comment_counts');
   log(`blog ${id}: ${COMMENT_BLOG_COMMENTS.toLocaleString('en')} comments in ${Date.now() - started} ms`);
+  return id;
+}
+
+/**
+ * The blog of revisions-first, owned by the bench's subject, written {@link REVISION_BLOG_WRITES} times after its create
+ * (title and content each time), so that its revisions' triggers ran as they do for PUTs. Once per store.
+ * @returns its id, or undefined in a store without revisions (an older release's).
+ */
+async function seedRevisionBlog(db) {
+  if (!(await hasTable(db, 'blog_revisions'))) return undefined;
+  const started = Date.now();
+  const { rows } = await db.query(
+    `INSERT INTO blogs (title, content, author, owner_sub, created_at, updated_at)
+     VALUES ('Revised blog', 'A blog with many revisions.', 'Seeder', $1, $2, $2) RETURNING id`,
+    [BENCH_SUB, '2019-06-02T00:00:00Z'],
+  );
+  const id = rows[0].id;
+  for (let n = 1; n <= REVISION_BLOG_WRITES; n++) {
+    await db.query(
+      `UPDATE blogs SET title = $2, content = $3, updated_at = updated_at + interval '1 second', version = version + 1
+       WHERE id = $1`,
+      [id, `Revised blog ${n}`, `Revision ${n} of a blog with many revisions.`],
+    );
+  }
+  await db.query('VACUUM (ANALYZE) blog_revisions');
+  log(`blog ${id}: ${REVISION_BLOG_WRITES.toLocaleString('en')} revisions written in ${Date.now() - started} ms`);
   return id;
 }
 

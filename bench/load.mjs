@@ -5,7 +5,7 @@
 // Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
 //        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
 //        deleteIds: [first, last], stormReadConnections, stormReadRate: number,
-//        commentBlog: number, commentCursor: string,
+//        commentBlog: number, commentCursor: string, revisionBlog: number,
 //        amount?: number (that many requests on one connection instead of `duration`: a probe) }
 // list-tag draws its tag per request from bench/tags.mjs's Zipf weights; read-slug reads `blog-<id>`, ids as read-one's.
 // search-storm runs two loads at once, search-common on `connections` and read-one on
@@ -102,6 +102,12 @@ const requests = {
   'comments-cursor': () => ({
     method: 'GET',
     path: `/api/v1/blogs/${job.commentBlog}/comments?limit=10&cursor=${encodeURIComponent(job.commentCursor)}`,
+  }),
+  // The newest revisions of the bench's own blog with many: a token is required, its owner's.
+  'revisions-first': () => ({
+    method: 'GET',
+    path: `/api/v1/blogs/${job.revisionBlog}/revisions?limit=10`,
+    headers: { authorization: auth.authorization },
   }),
   // A comment on one of the blogs read-one reads (all live), so creates spread over their counters.
   'comment-create': () => {

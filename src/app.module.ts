@@ -10,12 +10,13 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RevisionsModule } from './revisions/revisions.module';
 import { TagsModule } from './tags/tags.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics, the blog resource, its tags, its comments, the change feed and webhooks.
+ * metrics, the blog resource, its tags, its comments, its revisions, the change feed and webhooks.
  */
 @Module({
   imports: [
@@ -30,6 +31,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     BlogsModule,
     TagsModule,
     CommentsModule,
+    RevisionsModule,
     EventsModule,
     WebhooksModule,
   ],

@@ -13,6 +13,8 @@
 // tags with their live counts, most blogs first. `GET /api/v1/blogs/<id>/comments` lists a live blog's
 // comments oldest first with the service's statements (the blog's visibility, the exact total from its counter,
 // `offset` or a `cursor` of its own format) and `POST` adds one (the service's statement, which checks the blog).
+// `GET /api/v1/blogs/<id>/revisions` lists the newest of a blog's kept revisions for its owner, by `offset`, with the
+// service's statement (the blog's access, the total from the newest and oldest `seq`, the page without `content`).
 //
 // Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -141,6 +143,17 @@ Object.assign(SQL, {
     name: 'comments-after',
     text: commentPage(` AND (c."created_at", c."id") > ($3::timestamptz, $4::int4)`, 'LIMIT $2'),
   },
+  // Blog $1, the number of its newest $2 revisions and $3 of them after $4 of them, newest first (no content).
+  revisions: {
+    name: 'revisions',
+    text:
+      `SELECT ${BLOG_ACCESS}, coalesce(s."total", 0) AS "total", p.* FROM "blogs" b ` +
+      `CROSS JOIN LATERAL (SELECT max(n."seq") - $2::int AS "above", ` +
+      `least(max(n."seq") - min(n."seq") + 1, $2::int) AS "total" FROM "blog_revisions" n WHERE n."blog_id" = b."id") s ` +
+      `LEFT JOIN LATERAL (SELECT r."version", r."title", r."author", r."tag_slugs", r."created_at", r."changed" ` +
+      `FROM "blog_revisions" r WHERE r."blog_id" = b."id" AND r."seq" > s."above" ` +
+      `ORDER BY r."version" DESC LIMIT $3 OFFSET $4) p ON true WHERE b."id" = $1 ORDER BY p."version" DESC`,
+  },
   // Comment ($2, $3, $4) on blog $1 if it is live at $5; one row without a comment when it is not, none without it.
   createComment: {
     name: 'create-comment',
@@ -202,6 +215,34 @@ async function listComments(res, blogId, params) {
   const nextCursor = rows.length > limit ? commentCursorAfter(comments[comments.length - 1]) : null;
   const total = Number(rows[0].total);
   return send(res, 200, { data: comments, total, limit, offset: position === undefined ? offset : null, nextCursor });
+}
+
+/** Revisions kept per blog, as the service's default `REVISIONS_KEPT`. */
+const REVISIONS_KEPT = 50;
+
+async function listRevisions(req, res, blogId, params) {
+  const sub = subject(req.headers.authorization);
+  if (!sub) return error(res, 401, 'Unauthorized');
+  const limit = intParam(params.get('limit'), 1, 100, 10);
+  const offset = intParam(params.get('offset'), 0, INT4_MAX, 0);
+  if (limit === undefined || offset === undefined) return error(res, 400, 'bad query');
+  const { rows } = await pool.query({ ...SQL.revisions, values: [blogId, REVISIONS_KEPT, limit + 1, offset] });
+  if (rows.length === 0 || rows[0].blog_owner_sub !== sub) return error(res, 404, 'Not Found or not yours');
+  const data =
+    rows[0].version === null
+      ? []
+      : rows.slice(0, limit).map(({ version, title, author, tag_slugs: tags, created_at: createdAt, changed }) => ({
+          version,
+          title,
+          author,
+          tags,
+          createdAt,
+          changed,
+        }));
+  const payload = Buffer.from(`${blogId} ${data.at(-1)?.version}`).toString('base64url');
+  const nextCursor =
+    rows.length > limit ? `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}` : null;
+  return send(res, 200, { data, total: Number(rows[0].total), limit, offset, nextCursor });
 }
 
 async function createComment(req, res, blogId) {
@@ -389,6 +430,12 @@ async function handle(req, res) {
     const blogId = intParam(comments[1], 1, INT4_MAX, undefined);
     if (blogId === undefined) return error(res, 400, 'bad id');
     return req.method === 'GET' ? listComments(res, blogId, url.searchParams) : createComment(req, res, blogId);
+  }
+  const revisions = /^\/([^/]+)\/revisions$/.exec(rest);
+  if (revisions && req.method === 'GET') {
+    const blogId = intParam(revisions[1], 1, INT4_MAX, undefined);
+    if (blogId === undefined) return error(res, 400, 'bad id');
+    return listRevisions(req, res, blogId, url.searchParams);
   }
   const idText = rest.startsWith('/') ? rest.slice(1) : undefined;
   if (idText === undefined) return error(res, 404, 'Not Found');

@@ -22,7 +22,8 @@ import { BlogsService } from './blogs.service';
 
 /**
  * The blog resource: controller → service → repository over `Repository<Blog>`; its events (`BlogEvents`). Exports
- * `BlogVisibility`, who may read a blog, for the modules that show what belongs to one.
+ * `BlogVisibility`, who may read a blog, for the modules that show what belongs to one, and `BlogsService`, whose
+ * update is every write of a blog (a revision's restore).
  */
 @Module({
   imports: [
@@ -42,6 +43,6 @@ import { BlogsService } from './blogs.service';
     BlogPublicationsRepository,
     BlogVisibility,
   ],
-  exports: [BlogVisibility],
+  exports: [BlogVisibility, BlogsService],
 })
 export class BlogsModule {}

@@ -275,7 +275,7 @@ describe('BlogsService', () => {
       const blog = makeBlog();
       repository.findById.mockResolvedValueOnce(blog);
       await expect(service.findOne(7, undefined, NOW)).resolves.toBe(blog);
-      expect(repository.findById).toHaveBeenCalledWith(7);
+      expect(repository.findById).toHaveBeenCalledWith(7, 'replica');
     });
 
     it('throws NotFoundException (404) naming the id when there is no such blog', async () => {

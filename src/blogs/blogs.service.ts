@@ -20,8 +20,8 @@ import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
 import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
 
-/** How the errors of the blog resource name it. */
-const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
+/** How the errors of the blog resource name it (also those of what belongs to a blog, so that they read alike). */
+export const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** The slug of a blog whose title has no letter or digit. */
 const FALLBACK_SLUG = 'blog';
@@ -135,9 +135,17 @@ export class BlogsService {
     };
   }
 
-  /** @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`. */
-  async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Blog> {
-    const blog = await this.blogs.findById(id);
+  /**
+   * The blog, read from `source`.
+   * @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`.
+   */
+  async findOne(
+    id: number,
+    principal: Principal | undefined,
+    now: Date,
+    source: 'replica' | 'primary' = 'replica',
+  ): Promise<Blog> {
+    const blog = await this.blogs.findById(id, source);
     if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, id);
     return blog;
   }

@@ -34,6 +34,7 @@ describe('loadConfiguration', () => {
       CACHE_SHARED_MAX_AGE: '600',
       CACHE_PURGE_URLS: 'http://varnish:80, https://purge.example/cdn/',
       CACHE_PURGE_TOKEN: 'c'.repeat(40),
+      REVISIONS_KEPT: '200',
     });
 
     expect(config).toEqual({
@@ -83,6 +84,7 @@ describe('loadConfiguration', () => {
         purgeUrls: ['http://varnish/', 'https://purge.example/cdn/'],
         purgeToken: 'c'.repeat(40),
       },
+      revisions: { kept: 200 },
     });
   });
 
@@ -98,6 +100,7 @@ describe('loadConfiguration', () => {
     ['LOG_LEVEL', 'verbose'],
     ['RATE_LIMIT_READS', '0'],
     ['JOBS_ENABLED', 'yes'],
+    ['REVISIONS_KEPT', '0'],
     ['WEBHOOK_ALLOWED_HOSTS', 'https://receiver.test'],
     ['CACHE_SHARED_MAX_AGE', '-1'],
   ])('validates every namespace: %s=%p is rejected', (variable, value) => {
@@ -142,6 +145,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'RATE_LIMIT_WRITES',
       'READS_REQUIRE_AUTH',
       'REDIS_URL',
+      'REVISIONS_KEPT',
       'SHUTDOWN_TIMEOUT_MS',
       'TRUST_PROXY',
       'WEBHOOK_ALLOWED_HOSTS',

@@ -6,6 +6,7 @@ import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.c
 import { JOBS_VARIABLES, JobsConfig, jobsConfig, loadJobsConfig } from './jobs.config';
 import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
 import { loadRateLimitConfig, RATE_LIMIT_VARIABLES, RateLimitConfig, rateLimitConfig } from './rate-limit.config';
+import { loadRevisionsConfig, REVISIONS_VARIABLES, RevisionsConfig, revisionsConfig } from './revisions.config';
 
 /** Every configuration namespace, in the order start-up validates them. */
 export const CONFIG_NAMESPACES = [
@@ -17,6 +18,7 @@ export const CONFIG_NAMESPACES = [
   rateLimitConfig,
   jobsConfig,
   cacheConfig,
+  revisionsConfig,
 ];
 
 /** Every environment variable the service reads, sorted. */
@@ -31,6 +33,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
       RATE_LIMIT_VARIABLES,
       JOBS_VARIABLES,
       CACHE_VARIABLES,
+      REVISIONS_VARIABLES,
     ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
@@ -45,6 +48,7 @@ interface Configuration {
   readonly rateLimit: RateLimitConfig;
   readonly jobs: JobsConfig;
   readonly cache: CacheConfig;
+  readonly revisions: RevisionsConfig;
 }
 
 /**
@@ -61,5 +65,6 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     rateLimit: loadRateLimitConfig(env),
     jobs: loadJobsConfig(env),
     cache: loadCacheConfig(env),
+    revisions: loadRevisionsConfig(env),
   };
 }

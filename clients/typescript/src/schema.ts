@@ -259,6 +259,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blogs/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a blog's revisions, newest first
+         * @description `total` counts the blog's kept revisions; items have no `content` (read one revision for it). A page starts after `offset` revisions, or after the last revision of an earlier page when its `nextCursor` is sent as `cursor`. An unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service for this blog's revisions is 400 naming the parameter. Only the blog's owner (the `sub` that created it) or a token with scope `blogs:admin`; answers are `no-store`. Checks run in this order: token (401), id (and version) (400), the blog exists and the caller may read it (404), owner or admin (403).
+         */
+        get: operations["listRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blogs/{id}/revisions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one revision of a blog
+         * @description Only the blog's owner (the `sub` that created it) or a token with scope `blogs:admin`; answers are `no-store`. Checks run in this order: token (401), id (and version) (400), the blog exists and the caller may read it (404), owner or admin (403), the revision is kept (404).
+         */
+        get: operations["getRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blogs/{id}/revisions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a revision as the blog's text
+         * @description An update of the blog: its `title`, `content`, `author` and `tags` become the revision's; `status`, `publishedAt` and `slug` stay. It makes a new version and revision, a `blog.updated` event and the purges of an update; restoring the text the blog has changes nothing and answers the blog. No body is read. Only the blog's owner (the `sub` that created it) or a token with scope `blogs:admin`; answers are `no-store`. Checks run in this order: token (401), id (and version) (400), the blog exists and the caller may read it (404), owner or admin (403), the revision is kept (404), then `If-Match` / `If-None-Match` (412, as for `PUT`; a malformed value is 400 with the id checks).
+         */
+        post: operations["restoreRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -751,6 +811,104 @@ export interface components {
              * @example Nice post.
              */
             body: string;
+        };
+        RevisionResponse: {
+            /** @example Hello */
+            title: string;
+            /** @example Alice */
+            author: string;
+            /**
+             * @description The names of the blog's tags in the order they were given; `[]` when none.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description The blog's version after the write that made it: the one its `ETag` named (`"<id>-<version>"`).
+             * @example 3
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description The write's time; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-11-29T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The properties that differ from the revision before it (all four for the first).
+             * @example [
+             *       "title",
+             *       "content"
+             *     ]
+             */
+            changed: ("title" | "content" | "author" | "tags")[];
+            /** @example First post */
+            content: string;
+        };
+        RevisionSummaryResponse: {
+            /** @example Hello */
+            title: string;
+            /** @example Alice */
+            author: string;
+            /**
+             * @description The names of the blog's tags in the order they were given; `[]` when none.
+             * @example [
+             *       "NestJS",
+             *       "Databases"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description The blog's version after the write that made it: the one its `ETag` named (`"<id>-<version>"`).
+             * @example 3
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description The write's time; ISO 8601 UTC with milliseconds and `Z`, from the database clock.
+             * @example 2026-11-29T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The properties that differ from the revision before it (all four for the first).
+             * @example [
+             *       "title",
+             *       "content"
+             *     ]
+             */
+            changed: ("title" | "content" | "author" | "tags")[];
+        };
+        RevisionListResponse: {
+            /** @description The page, newest first (`version` descending), each revision without its `content`. */
+            data: components["schemas"]["RevisionSummaryResponse"][];
+            /**
+             * @description Number of all the blog's kept revisions (not only this page).
+             * @example 1
+             */
+            total: number;
+            /**
+             * @description `eq` when `total` is exact; `gte` when it is a lower bound (a search past its count limit: `total` is then that limit). The convention of Elasticsearch's `track_total_hits`.
+             * @example eq
+             * @enum {string}
+             */
+            totalRelation: "eq" | "gte";
+            /**
+             * @description The effective limit.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description The effective offset; null when the page was asked for with `cursor`.
+             * @example 0
+             */
+            offset: number | null;
+            /**
+             * @description An opaque cursor for the next page (send it as `cursor`, with the same filters and `sort`) when more matching revisions follow this page; else null.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         CreatedWebhookResponse: {
             /**
@@ -3696,6 +3854,579 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Blog 17 not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, written in decimal digits without sign or leading zero. */
+                limit?: number;
+                /** @description Number of revisions to skip, written in decimal digits without sign or leading zero. Not with `cursor`. */
+                offset?: number;
+                /** @description The `nextCursor` of an earlier answer for the same blog's revisions, to continue after its last revision (`limit` may change). Not with `offset`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of revisions with the total, the effective paging and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description Only when more items follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionListResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is valid and the caller may read the blog (it is published), but is neither its owner nor `blogs:admin`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No blog has this id, or the caller may not read it (a draft or scheduled blog of another owner): the same answer; or, for an owner, the blog keeps no such revision (older ones than the newest `REVISIONS_KEPT` are gone). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Revision 3 of blog 7 not found",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Revision 3 of blog 7 not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+                /** @description The revision: the blog's version it kept (its `version`); decimal digits, no sign or leading zero. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision, with its `content`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is valid and the caller may read the blog (it is published), but is neither its owner nor `blogs:admin`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No blog has this id, or the caller may not read it (a draft or scheduled blog of another owner): the same answer; or, for an owner, the blog keeps no such revision (older ones than the newest `REVISIONS_KEPT` are gone). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Revision 3 of blog 7 not found",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Revision 3 of blog 7 not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreRevision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Restore only if the blog's current `ETag` is one of these (strong comparison), or it exists (`*`). */
+                "If-Match"?: string;
+                /** @description Restore only if the blog's current `ETag` is none of these (`*`: never, since the blog exists). */
+                "If-None-Match"?: string;
+                /** @description Makes a retry safe: the same key with the same method, path and body within 24 hours answers the first answer again, with `Idempotent-Replayed: true`. Keys belong to the token's `sub`; a Structured Field string or the same characters unquoted, 1–255 characters from `!` to `~`. While the first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The blog id: decimal digits, no sign or leading zero. */
+                id: number;
+                /** @description The revision: the blog's version it kept (its `version`); decimal digits, no sign or leading zero. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blog as stored. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the blog as stored (RFC 9110 §8.8.3); send it back in `If-Match` to write only over this version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogResponse"];
+                };
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is valid and the caller may read the blog (it is published), but is neither its owner nor `blogs:admin`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore its revisions"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No blog has this id, or the caller may not read it (a draft or scheduled blog of another owner): the same answer; or, for an owner, the blog keeps no such revision (older ones than the newest `REVISIONS_KEPT` are gone). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Revision 3 of blog 7 not found",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Revision 3 of blog 7 not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Restore only: `If-Match` names another version of the blog than its current one, or `If-None-Match` its current one (RFC 9110 §13.1). Nothing was restored. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/precondition-failed",
+                     *       "title": "A precondition failed",
+                     *       "status": 412,
+                     *       "detail": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another method, path or body. Nothing was changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-reused",
+                     *       "title": "The Idempotency-Key was used for another request",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request (method, path or body)",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with another request (method, path or body)"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

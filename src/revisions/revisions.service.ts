@@ -1,0 +1,139 @@
+import { ForbiddenException, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import type { Principal } from '../auth/principal';
+import { requiredOwner } from '../auth/required-owner';
+import { blogState } from '../blogs/blog-status';
+import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
+import type { Blog } from '../blogs/blog.entity';
+import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
+import { BLOG, BlogsService } from '../blogs/blogs.service';
+import type { WritePreconditions } from '../common/http/entity-tag-condition';
+import { meetsVersionCondition, versionCondition } from '../common/http/versioned-entity-tag';
+import { notFound, preconditionFailed, ResourceWording } from '../common/http/write-refusal';
+import type { ListPage } from '../common/paging/list-envelope';
+import { PAGING } from '../common/paging/paging-query';
+import { revisionsConfig } from '../config/revisions.config';
+import { REVISION_SORT, RevisionListCursors } from './revision-list-cursor';
+import { FullRevision, Revision, RevisionsRepository } from './revisions.repository';
+
+/** How errors name a revision: `Revision 3 of blog 7 not found`. */
+const REVISION: ResourceWording = { title: 'Revision', noun: 'revision', adminScope: BLOGS_ADMIN_SCOPE };
+
+/** A page request of a blog's revisions: `offset` or `cursor`, never both. */
+export interface RevisionListRequest {
+  readonly limit: number;
+  readonly offset?: number;
+  readonly cursor?: string;
+}
+
+/**
+ * The rules of revisions: only who may read the blog and write it (its owner, `blogs:admin`) sees them; the newest
+ * `REVISIONS_KEPT` are kept; a restore is the blogs' own update.
+ */
+@Injectable()
+export class RevisionsService implements OnApplicationBootstrap {
+  private readonly kept: number;
+
+  constructor(
+    private readonly revisions: RevisionsRepository,
+    private readonly cursors: RevisionListCursors,
+    private readonly visibility: BlogVisibility,
+    private readonly blogs: BlogsService,
+    @Inject(revisionsConfig.KEY) config: ConfigType<typeof revisionsConfig>,
+  ) {
+    this.kept = config.kept;
+  }
+
+  /** Tells the database's triggers how many revisions to keep. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.revisions.setKept(this.kept);
+  }
+
+  /**
+   * A page of blog `blogId`'s kept revisions, newest first, with their exact total; `nextCursor` when more follow.
+   * @throws BadRequestException naming `cursor` when it does not continue this blog's revisions; NotFoundException,
+   *   ForbiddenException as {@link checkAccess}.
+   */
+  async list(
+    blogId: number,
+    request: RevisionListRequest,
+    principal: Principal,
+    now: Date,
+  ): Promise<ListPage<Revision>> {
+    const { limit, cursor } = request;
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, REVISION_SORT, { blogId });
+    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
+    const page = await this.revisions.findPage(blogId, this.kept, { limit, offset, after });
+    this.checkAccess(blogId, page.blog, principal, now);
+    const last = page.items.at(-1);
+    return {
+      items: page.items,
+      total: page.total,
+      offset: after === undefined ? offset : null,
+      nextCursor: page.more && last ? this.cursors.encode(REVISION_SORT, { blogId }, { version: last.version }) : null,
+    };
+  }
+
+  /**
+   * Revision `version` of blog `blogId`.
+   * @throws NotFoundException, ForbiddenException as {@link checkAccess}; NotFoundException when the revision is not
+   *   kept.
+   */
+  async findOne(blogId: number, version: number, principal: Principal, now: Date): Promise<FullRevision> {
+    const found = await this.revisions.findOne(blogId, version, this.kept);
+    this.checkAccess(blogId, found.blog, principal, now);
+    if (found.revision === null) throw revisionNotFound(blogId, version);
+    return found.revision;
+  }
+
+  /**
+   * Sets blog `blogId`'s title, content, author and tags to revision `version`'s through the blogs' update (a new
+   * version and revision, `blog.updated`, purges), under `preconditions`; a blog whose text is the revision's already
+   * is answered as it is.
+   * @throws NotFoundException, ForbiddenException as {@link checkAccess}; NotFoundException when the revision is not
+   *   kept; PreconditionFailedException (412) when `preconditions` do not hold; the update's errors.
+   */
+  async restore(
+    blogId: number,
+    version: number,
+    principal: Principal,
+    now: Date,
+    preconditions: WritePreconditions,
+  ): Promise<Blog> {
+    const found = await this.revisions.findToRestore(blogId, version, this.kept);
+    this.checkAccess(blogId, found.blog, principal, now);
+    if (found.revision === null) throw revisionNotFound(blogId, version);
+    if (found.current && found.blog) {
+      const state = blogState({ publishedAt: found.blog.publishedAt, version: found.blogVersion }, now);
+      if (!meetsVersionCondition(versionCondition(blogId, preconditions), state)) {
+        throw preconditionFailed(BLOG, blogId);
+      }
+      return this.blogs.findOne(blogId, principal, now, 'primary');
+    }
+    const { title, content, author, tags } = found.revision;
+    return this.blogs.update(blogId, { title, content, author, tags: [...tags] }, principal, now, preconditions);
+  }
+
+  /**
+   * @throws NotFoundException when no blog has this id or `principal` may not read it at `now` (as a read of the blog
+   *   answers); ForbiddenException when it may, but neither owns it nor holds `blogs:admin`.
+   */
+  private checkAccess(
+    blogId: number,
+    blog: BlogAccess | null,
+    principal: Principal,
+    now: Date,
+  ): asserts blog is BlogAccess {
+    if (blog === null || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, blogId);
+    const owner = requiredOwner(principal, BLOGS_ADMIN_SCOPE);
+    if (owner !== undefined && owner !== blog.ownerSub) {
+      throw new ForbiddenException(
+        `Only the owner of this ${BLOG.noun} (the token subject that created it) or a ${BLOGS_ADMIN_SCOPE} token may ` +
+          'read or restore its revisions',
+      );
+    }
+  }
+}
+
+/** 404: blog `blogId` keeps no revision `version`. */
+const revisionNotFound = (blogId: number, version: number) => notFound(REVISION, `${version} of blog ${blogId}`);
