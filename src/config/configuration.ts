@@ -2,6 +2,7 @@ import { CACHE_VARIABLES, CacheConfig, cacheConfig, loadCacheConfig } from './ca
 import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.config';
 import { CURSOR_VARIABLES, CursorConfig, cursorConfig, loadCursorConfig } from './cursor.config';
 import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
+import { FEEDS_VARIABLES, FeedsConfig, feedsConfig, loadFeedsConfig } from './feeds.config';
 import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.config';
 import { JOBS_VARIABLES, JobsConfig, jobsConfig, loadJobsConfig } from './jobs.config';
 import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
@@ -17,6 +18,7 @@ export const CONFIG_NAMESPACES = [
   rateLimitConfig,
   jobsConfig,
   cacheConfig,
+  feedsConfig,
 ];
 
 /** Every environment variable the service reads, sorted. */
@@ -31,6 +33,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
       RATE_LIMIT_VARIABLES,
       JOBS_VARIABLES,
       CACHE_VARIABLES,
+      FEEDS_VARIABLES,
     ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
@@ -45,6 +48,7 @@ interface Configuration {
   readonly rateLimit: RateLimitConfig;
   readonly jobs: JobsConfig;
   readonly cache: CacheConfig;
+  readonly feeds: FeedsConfig;
 }
 
 /**
@@ -61,5 +65,6 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     rateLimit: loadRateLimitConfig(env),
     jobs: loadJobsConfig(env),
     cache: loadCacheConfig(env),
+    feeds: loadFeedsConfig(env),
   };
 }

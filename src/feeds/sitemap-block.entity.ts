@@ -1,0 +1,23 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Ids per row of `sitemap_blocks`: block `b` holds the blogs with ids `b * 1000` to `b * 1000 + 999`. */
+export const SITEMAP_BLOCK_IDS = 1000;
+
+/**
+ * What the sitemap index reads instead of the blogs: per block of {@link SITEMAP_BLOCK_IDS} ids, its blogs that are not
+ * drafts and the newest `updatedAt` among them, kept by triggers (migration `AddSitemapBlocks`).
+ */
+@Entity({ name: 'sitemap_blocks' })
+export class SitemapBlock {
+  /** `id / 1000` of its blogs. */
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_sitemap_blocks' })
+  block!: number;
+
+  /** Its blogs that are not drafts (live or scheduled). */
+  @Column({ name: 'n', type: 'integer', default: 0 })
+  count!: number;
+
+  /** The newest `updated_at` of those blogs; null when there are none. */
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, nullable: true })
+  updatedAt!: Date | null;
+}
