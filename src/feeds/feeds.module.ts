@@ -10,7 +10,7 @@ import { FeedsController } from './feeds.controller';
 import { FeedsRepository } from './feeds.repository';
 import { FeedsService } from './feeds.service';
 import { SitemapBlock } from './sitemap-block.entity';
-import { SitemapsController } from './sitemaps.controller';
+import { SitemapIndexController, SitemapsController } from './sitemaps.controller';
 
 /**
  * Feeds and sitemaps of the live blogs: read-only documents over the blogs (through `BlogVisibility`) and the tags'
@@ -18,7 +18,7 @@ import { SitemapsController } from './sitemaps.controller';
  */
 @Module({
   imports: [DatabaseModule, BlogsModule, TagsModule, SharedCacheModule, TypeOrmModule.forFeature([SitemapBlock])],
-  controllers: [FeedsController, SitemapsController],
+  controllers: [FeedsController, SitemapIndexController, SitemapsController],
   providers: [FeedsService, FeedsRepository, FeedCursors, CursorSigner],
 })
 export class FeedsModule {}

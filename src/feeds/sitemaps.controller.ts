@@ -8,8 +8,25 @@ import { ApiSitemapFile, ApiSitemapIndex, ApiSitemaps } from './feeds.api-docs';
 import { FeedsService } from './feeds.service';
 import { answerDocument } from './public-document';
 
-/** `/api/v1/sitemap.xml` and `/api/v1/sitemaps/blogs-<n>.xml`: the live blogs for search engines (sitemaps.org 0.9). */
-@Controller({ version: '1' })
+/** `/api/v1/sitemap.xml`: the sitemap index of the blog sitemap files (sitemaps.org 0.9). */
+@Controller({ path: 'sitemap.xml', version: '1' })
+@ApiSitemaps()
+export class SitemapIndexController {
+  constructor(
+    private readonly feeds: FeedsService,
+    private readonly cache: SharedCache,
+  ) {}
+
+  @Get()
+  @ReadAccess()
+  @ApiSitemapIndex()
+  async index(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string> {
+    return answerDocument(this.cache, request, response, await this.feeds.sitemapIndex(new Date()));
+  }
+}
+
+/** `/api/v1/sitemaps/blogs-<n>.xml`: the live blogs for search engines, by id (sitemaps.org 0.9). */
+@Controller({ path: 'sitemaps', version: '1' })
 @ApiSitemaps()
 export class SitemapsController {
   constructor(
@@ -17,14 +34,7 @@ export class SitemapsController {
     private readonly cache: SharedCache,
   ) {}
 
-  @Get('sitemap.xml')
-  @ReadAccess()
-  @ApiSitemapIndex()
-  async index(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string> {
-    return answerDocument(this.cache, request, response, await this.feeds.sitemapIndex(new Date()));
-  }
-
-  @Get('sitemaps/blogs-:n.xml')
+  @Get('blogs-:n.xml')
   @ReadAccess()
   @ApiSitemapFile()
   async file(
