@@ -381,3 +381,60 @@ describe('feeds with SITE_URL (e2e)', () => {
     });
   });
 });
+
+describe('feed paging while blogs are published and deleted (e2e)', () => {
+  const t = useTestApp({ PUBLIC_URL, FEED_SIZE: '2' });
+  const admin = (): string => bearer(t.token('root', { scope: 'blogs:admin' }));
+
+  it('following next gives every blog live throughout exactly once, in order, and never a deleted one twice', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    const seeded: number[] = [];
+    for (let i = 0; i < 16; i += 1) {
+      // Pairs share an instant, so that ties by id are crossed by the pages too.
+      seeded.push(
+        (await create(t, { title: `S${i}`, content: 'x', author: 'Alice', publishedAt: at(Math.floor(i / 2)) })).id,
+      );
+    }
+    const deleted = [seeded[3], seeded[8], seeded[12]];
+    let release!: () => void;
+    const go = new Promise<void>((resolve) => (release = resolve));
+
+    const walking = (async (): Promise<string[]> => {
+      await go;
+      const titles: string[] = [];
+      let path: string | undefined = `${FEEDS}.json`;
+      while (path !== undefined) {
+        const res = await t.http.get(path);
+        expect(res.status).toBe(200);
+        const document = await read('json', res);
+        titles.push(...document.entries.map((entry) => `${entry.title}@${entry.published}`));
+        path = document.next === undefined ? undefined : pathOf(document.next);
+      }
+      return titles;
+    })();
+    const racing = (async (): Promise<void> => {
+      await go;
+      await Promise.all([
+        ...deleted.map((id) => t.http.delete(`${BLOGS}/${id}`).set('Authorization', admin())),
+        create(t, { title: 'new now', content: 'x', author: 'Alice' }),
+        create(t, { title: 'new in the past', content: 'x', author: 'Alice', publishedAt: at(3) }),
+      ]);
+    })();
+    release();
+    const [titles] = await Promise.all([walking, racing]);
+
+    const order = titles.map((entry) => {
+      const [title, published] = entry.split('@');
+      return { title, published };
+    });
+    // In order (newest publishedAt first), and each blog once.
+    const instants = order.map((entry) => entry.published);
+    expect([...instants].sort().reverse()).toEqual(instants);
+    expect(new Set(order.map((entry) => entry.title)).size).toBe(order.length);
+    // Every seeded blog that was never deleted is there.
+    const kept = seeded.filter((id) => !deleted.includes(id)).map((id) => `S${id - 1}`);
+    expect(order.map((entry) => entry.title)).toEqual(expect.arrayContaining(kept));
+    expect(order.filter((entry) => entry.title.startsWith('S')).length).toBeLessThanOrEqual(seeded.length);
+  });
+});
