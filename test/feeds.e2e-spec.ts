@@ -278,8 +278,8 @@ describe('feeds (e2e)', () => {
     async (format) => {
       const path = `${FEEDS}.${format}?author=Alice`;
       const res = await t.http.get(path);
-      const etag = res.headers.etag as string;
-      const lastModified = res.headers['last-modified'] as string;
+      const etag = res.headers.etag;
+      const lastModified = res.headers['last-modified'];
       expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
       expect(new Date(lastModified).toUTCString()).toBe(lastModified);
 

@@ -157,8 +157,8 @@ describe.each([
     async (path) => {
       const res = await t.http.get(path).set('Host', 'evil.example').set('X-Forwarded-Host', 'evil.example');
       expect(res.text).not.toContain('evil.example');
-      const etag = res.headers.etag as string;
-      const lastModified = res.headers['last-modified'] as string;
+      const etag = res.headers.etag;
+      const lastModified = res.headers['last-modified'];
       expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
 
       expect((await t.http.get(path).set('If-None-Match', etag)).status).toBe(304);

@@ -34,6 +34,10 @@ describe('loadConfiguration', () => {
       CACHE_SHARED_MAX_AGE: '600',
       CACHE_PURGE_URLS: 'http://varnish:80, https://purge.example/cdn/',
       CACHE_PURGE_TOKEN: 'c'.repeat(40),
+      SITE_URL: 'https://blog.example',
+      SITE_TITLE: 'Notes',
+      FEED_SIZE: '50',
+      SITEMAP_SIZE: '1000',
     });
 
     expect(config).toEqual({
@@ -83,6 +87,7 @@ describe('loadConfiguration', () => {
         purgeUrls: ['http://varnish/', 'https://purge.example/cdn/'],
         purgeToken: 'c'.repeat(40),
       },
+      feeds: { siteUrl: 'https://blog.example', siteTitle: 'Notes', feedSize: 50, sitemapSize: 1000 },
     });
   });
 
@@ -123,6 +128,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'DATABASE_READ_URLS',
       'DATABASE_URL',
       'DATA_DIR',
+      'FEED_SIZE',
       'HOST',
       'JOBS_ENABLED',
       'JWT_ALGORITHMS',
@@ -143,6 +149,9 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'READS_REQUIRE_AUTH',
       'REDIS_URL',
       'SHUTDOWN_TIMEOUT_MS',
+      'SITEMAP_SIZE',
+      'SITE_TITLE',
+      'SITE_URL',
       'TRUST_PROXY',
       'WEBHOOK_ALLOWED_HOSTS',
     ]);
