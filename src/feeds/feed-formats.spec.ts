@@ -32,8 +32,10 @@ describe('renderFeed', () => {
     (format) => {
       const xml = renderFeed(format, DOCUMENT);
 
-    const forbidden = [...xml].filter((c) => (/\p{Cc}/u.test(c) && !'\t\n\r'.includes(c)) || /[\ufffe\uffff]/.test(c));
-    expect(forbidden).toEqual([]);
+      const forbidden = [...xml].filter(
+        (c) => (/\p{Cc}/u.test(c) && !'\t\n\r'.includes(c)) || /[\ufffe\uffff]/.test(c),
+      );
+      expect(forbidden).toEqual([]);
       expect(xml.isWellFormed()).toBe(true);
       expect(xml).toContain(`T &lt;&amp;&gt; ${KEPT} \u{1f600}`);
       expect(xml).toContain(`C ${KEPT}\ttab\nline`);
