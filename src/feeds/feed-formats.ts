@@ -1,5 +1,4 @@
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
+import { XMLBuilder } from 'fast-xml-parser';
 
 /** The three feed formats, by the extension of their path. */
 export const FEED_FORMATS = ['atom', 'rss', 'json'] as const;
@@ -50,60 +49,91 @@ const ATOM = 'http://www.w3.org/2005/Atom';
 const DUBLIN_CORE = 'http://purl.org/dc/elements/1.1/';
 const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';
 
-/**
- * A new XML document, UTF-8; characters XML 1.0 forbids (C0 controls but tab and line ends, U+FFFE, U+FFFF, lone
- * surrogates) are left out of every text and attribute.
- */
-export const xmlDocument = (): XMLBuilder => create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' });
+/** Writes documents from element trees: `@_` attributes, `#text` text, arrays repeated elements; text escaped. */
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  processEntities: true,
+  suppressEmptyNode: true,
+});
+
+/** The XML declaration of every document. */
+export const XML_DECLARATION = { '@_version': '1.0', '@_encoding': 'UTF-8' };
+
+/** The characters XML 1.0 forbids (its `Char` production): C0 controls but tab and line ends, U+FFFE, U+FFFF, lone surrogates. */
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` without the characters XML 1.0 forbids; the text itself when it has none (the common case, one test). */
+export function xmlText(text: string): string {
+  FORBIDDEN.lastIndex = 0;
+  return FORBIDDEN.test(text) ? text.replace(FORBIDDEN, '') : text;
+}
+
+/** `tree` written as an XML document, escaped by the builder. */
+export const xmlDocument = (tree: object): string => builder.build({ '?xml': XML_DECLARATION, ...tree }) as string;
 
 /** RFC 3339 in UTC with milliseconds, as the API writes instants. */
 const instant = (date: Date): string => date.toISOString();
 
 /** The Atom 1.0 document (RFC 4287), with RFC 5005 §3 `next`. */
 function atom(document: FeedDocument): string {
-  const feed = xmlDocument().ele(ATOM, 'feed');
-  feed.ele('id').txt(document.feedId);
-  feed.ele('title').txt(document.title);
-  feed.ele('updated').txt(instant(document.updated));
-  feed.ele('link', { rel: 'self', type: 'application/atom+xml', href: document.selfUrl });
-  feed.ele('link', { rel: 'alternate', href: document.siteUrl });
-  if (document.nextUrl !== undefined) feed.ele('link', { rel: 'next', href: document.nextUrl });
-  for (const entry of document.entries) {
-    const item = feed.ele('entry');
-    item.ele('id').txt(entry.id);
-    item.ele('title', { type: 'text' }).txt(entry.title);
-    item.ele('link', { rel: 'alternate', href: entry.link });
-    item.ele('published').txt(instant(entry.publishedAt));
-    item.ele('updated').txt(instant(entry.updatedAt));
-    item.ele('author').ele('name').txt(entry.author);
-    for (const tag of entry.tags) item.ele('category', { term: tag.slug, label: tag.name });
-    item.ele('content', { type: 'text' }).txt(entry.content);
-  }
-  return feed.end();
+  const links = [
+    { '@_rel': 'self', '@_type': 'application/atom+xml', '@_href': document.selfUrl },
+    { '@_rel': 'alternate', '@_href': document.siteUrl },
+    ...(document.nextUrl === undefined ? [] : [{ '@_rel': 'next', '@_href': document.nextUrl }]),
+  ];
+  return xmlDocument({
+    feed: {
+      '@_xmlns': ATOM,
+      id: document.feedId,
+      title: xmlText(document.title),
+      updated: instant(document.updated),
+      link: links,
+      entry: document.entries.map((entry) => ({
+        id: entry.id,
+        title: { '@_type': 'text', '#text': xmlText(entry.title) },
+        link: { '@_rel': 'alternate', '@_href': entry.link },
+        published: instant(entry.publishedAt),
+        updated: instant(entry.updatedAt),
+        author: { name: xmlText(entry.author) },
+        category: entry.tags.map((tag) => ({ '@_term': tag.slug, '@_label': xmlText(tag.name) })),
+        content: { '@_type': 'text', '#text': xmlText(entry.content) },
+      })),
+    },
+  });
 }
 
 /** The RSS 2.0 document, with `atom:link` self and next (RFC 5005 §3) and `dc:creator`. */
 function rss(document: FeedDocument): string {
-  const root = xmlDocument().ele('rss', { version: '2.0', 'xmlns:atom': ATOM, 'xmlns:dc': DUBLIN_CORE });
-  const channel = root.ele('channel');
-  channel.ele('title').txt(document.title);
-  channel.ele('link').txt(document.siteUrl);
-  channel.ele('description').txt(document.title);
-  channel.ele('lastBuildDate').txt(document.updated.toUTCString());
-  channel.ele(ATOM, 'atom:link', { rel: 'self', type: 'application/rss+xml', href: document.selfUrl });
-  if (document.nextUrl !== undefined) channel.ele(ATOM, 'atom:link', { rel: 'next', href: document.nextUrl });
-  for (const entry of document.entries) {
-    const item = channel.ele('item');
-    item.ele('guid', { isPermaLink: 'false' }).txt(entry.id);
-    item.ele('title').txt(entry.title);
-    item.ele('link').txt(entry.link);
-    // RFC 822 date-time (RFC 1123's four-digit year), in GMT.
-    item.ele('pubDate').txt(entry.publishedAt.toUTCString());
-    item.ele(DUBLIN_CORE, 'dc:creator').txt(entry.author);
-    for (const tag of entry.tags) item.ele('category').txt(tag.name);
-    item.ele('description').txt(entry.content);
-  }
-  return root.end();
+  const links = [
+    { '@_rel': 'self', '@_type': 'application/rss+xml', '@_href': document.selfUrl },
+    ...(document.nextUrl === undefined ? [] : [{ '@_rel': 'next', '@_href': document.nextUrl }]),
+  ];
+  return xmlDocument({
+    rss: {
+      '@_version': '2.0',
+      '@_xmlns:atom': ATOM,
+      '@_xmlns:dc': DUBLIN_CORE,
+      channel: {
+        title: xmlText(document.title),
+        link: document.siteUrl,
+        description: xmlText(document.title),
+        lastBuildDate: document.updated.toUTCString(),
+        'atom:link': links,
+        item: document.entries.map((entry) => ({
+          guid: { '@_isPermaLink': 'false', '#text': entry.id },
+          title: xmlText(entry.title),
+          link: entry.link,
+          // RFC 822 date-time (RFC 1123's four-digit year), in GMT.
+          pubDate: entry.publishedAt.toUTCString(),
+          'dc:creator': xmlText(entry.author),
+          category: entry.tags.map((tag) => xmlText(tag.name)),
+          description: xmlText(entry.content),
+        })),
+      },
+    },
+  });
 }
 
 /** The JSON Feed 1.1 document; JSON escapes every character as JSON does. */

@@ -1,4 +1,4 @@
-import { createCB } from 'xmlbuilder2';
+import { xmlDocument } from './feed-formats';
 import type { SitemapBlog } from './feeds.repository';
 
 /** The sitemaps.org 0.9 namespace of `<urlset>` and `<sitemapindex>`. */
@@ -14,18 +14,12 @@ export interface SitemapEntry {
 }
 
 /**
- * A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `entries`,
- * written as a stream of chunks (no document tree: 50,000 URLs take their text and no more); W3C datetimes in UTC.
+ * A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `entries`; W3C
+ * datetimes in UTC. The locations are made of the configured base URLs and slugs, which hold no character XML forbids.
  */
-function sitemapXml(root: string, element: string, entries: Iterable<SitemapEntry>): string {
-  const chunks: string[] = [];
-  const xml = createCB({ data: (chunk: string) => chunks.push(chunk), prettyPrint: false });
-  xml.dec({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP, root);
-  for (const { loc, lastModified } of entries) {
-    xml.ele(element).ele('loc').txt(loc).up().ele('lastmod').txt(lastModified.toISOString()).up().up();
-  }
-  xml.up().end();
-  return chunks.join('');
+function sitemapXml(root: string, element: string, entries: readonly SitemapEntry[]): string {
+  const items = entries.map(({ loc, lastModified }) => ({ loc, lastmod: lastModified.toISOString() }));
+  return xmlDocument({ [root]: { '@_xmlns': SITEMAP, [element]: items } });
 }
 
 /** The `<urlset>` of `blogs`, each at `linkOf(blog)`. */
