@@ -176,6 +176,47 @@ describe.each([
   });
 });
 
+describe('sitemap summary under concurrent writes (e2e)', () => {
+  const t = useTestApp({ PUBLIC_URL, SITEMAP_SIZE: '1000' });
+  const admin = (): string => bearer(t.token('root', { scope: 'blogs:admin' }));
+
+  it('creates, updates, drafts and deletes of one block released together leave its lastmod and count exact', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    const seeded: number[] = [];
+    for (let i = 0; i < 12; i += 1) seeded.push((await create(t, { title: `R${i}`, content: 'x', author: 'A' })).id);
+    const patch = (id: number, body: object) =>
+      t.http
+        .patch(`${BLOGS}/${id}`)
+        .set('Authorization', admin())
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(body);
+    let release!: () => void;
+    const go = new Promise<void>((resolve) => (release = resolve));
+    const racers = [
+      ...Array.from({ length: 8 }, (_, i) => async () => create(t, { title: `N${i}`, content: 'x', author: 'A' })),
+      ...seeded.slice(0, 4).map((id) => async () => t.http.delete(`${BLOGS}/${id}`).set('Authorization', admin())),
+      ...seeded.slice(4, 8).map((id) => async () => patch(id, { content: 'changed' })),
+      ...seeded.slice(8, 10).map((id) => async () => patch(id, { status: 'draft' })),
+    ].map(async (racer) => {
+      await go;
+      return racer();
+    });
+    release();
+    await Promise.all(racers);
+
+    const index = await t.http.get('/api/v1/sitemap.xml');
+    expect(entriesOf(index.text)).toEqual(await expectedIndex(t, 1000));
+    const summary: { n: string | number }[] = await t.dataSource.query(
+      'SELECT sum("n") AS "n" FROM "sitemap_blocks" WHERE "block" = 0',
+    );
+    const stored: { n: string | number }[] = await t.dataSource.query(
+      'SELECT count(*) AS "n" FROM "blogs" WHERE "published_at" IS NOT NULL',
+    );
+    expect(Number(summary[0].n)).toBe(Number(stored[0].n));
+    expect(Number(stored[0].n)).toBe(12 + 8 - 4 - 2);
+  });
+});
+
 describe('sitemaps without live blogs (e2e)', () => {
   const t = useTestApp({ PUBLIC_URL });
 

@@ -87,10 +87,12 @@ function statementsOf(visibility: BlogVisibility) {
     index: {
       name: 'feeds.sitemap-index',
       text: `WITH "scheduled" AS (SELECT DISTINCT s."id" / ${block} AS "block" FROM "scheduled_blogs"($1) s),
+        "summed" AS (SELECT "block", max("updated_at") AS "updated_at" FROM "sitemap_blocks" GROUP BY "block"
+          HAVING sum("n") > 0),
         "blocks" AS (SELECT k."block", k."updated_at",
             (greatest(k."block" * ${block}, 1) - 1) / $2::int4 AS "first", (k."block" * ${block} + ${block - 2}) / $2::int4 AS "last",
             k."block" IN (SELECT "block" FROM "scheduled") AS "counted"
-          FROM "sitemap_blocks" k WHERE k."n" > 0),
+          FROM "summed" k),
         "pieces" AS (
           SELECT "first" AS "file", "updated_at" FROM "blocks" WHERE "first" = "last" AND NOT "counted"
           UNION ALL

@@ -4,8 +4,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const SITEMAP_BLOCK_IDS = 1000;
 
 /**
- * What the sitemap index reads instead of the blogs: per block of {@link SITEMAP_BLOCK_IDS} ids, its blogs that are not
- * drafts and the newest `updatedAt` among them, kept by triggers (migration `AddSitemapBlocks`).
+ * What the sitemap index reads instead of the blogs: per block of {@link SITEMAP_BLOCK_IDS} ids and shard, blogs that
+ * are not drafts and the newest `updatedAt` among them, kept by triggers (migration `AddSitemapBlocks`); a block's
+ * figures are the sum of its rows' `n` and the newest of their `updatedAt`.
  */
 @Entity({ name: 'sitemap_blocks' })
 export class SitemapBlock {
@@ -13,7 +14,11 @@ export class SitemapBlock {
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_sitemap_blocks' })
   block!: number;
 
-  /** Its blogs that are not drafts (live or scheduled). */
+  /** 0 … 15, the writer's backend pid modulo 16, so that concurrent creates rarely wait on one row. */
+  @PrimaryColumn({ type: 'smallint', primaryKeyConstraintName: 'PK_sitemap_blocks' })
+  shard!: number;
+
+  /** Blogs of the block that are not drafts (live or scheduled), as this shard counted them. */
   @Column({ name: 'n', type: 'integer', default: 0 })
   count!: number;
 

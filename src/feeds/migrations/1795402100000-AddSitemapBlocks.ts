@@ -3,21 +3,21 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /** Ids per block (`SITEMAP_BLOCK_IDS`). */
 const BLOCK = 1000;
 
-/** SQL: the blogs of `rows` that are not drafts, per block: `block`, `n`, newest `updated_at`, in block order. */
-const perBlock = (rows: string, where = 'TRUE'): string =>
-  `SELECT r."id" / ${BLOCK}, count(*), max(r."updated_at") FROM ${rows} WHERE r."published_at" IS NOT NULL AND ${where}
-   GROUP BY 1 ORDER BY 1`;
+/** Rows per block; each connection adds to the row of its backend pid modulo this, as `blog_counts` does. */
+const SHARDS = 16;
 
-/** Adds the counts of `per` (a {@link perBlock}) to their blocks, keeping each block's newest `updated_at`. */
-const addTo = (per: string): string =>
-  `INSERT INTO "sitemap_blocks" ("block", "n", "updated_at") ${per}
-   ON CONFLICT ("block") DO UPDATE SET "n" = "sitemap_blocks"."n" + EXCLUDED."n",
+/** SQL: adds blog `row` (not a draft) to its block's row of this connection, `n` by `added` (0 or 1). */
+const addRow = (row: string, added: string): string =>
+  `INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
+     VALUES (${row}."id" / ${BLOCK}, pg_backend_pid() % ${SHARDS}, ${added}, ${row}."updated_at")
+   ON CONFLICT ("block", "shard") DO UPDATE SET "n" = "sitemap_blocks"."n" + EXCLUDED."n",
      "updated_at" = greatest("sitemap_blocks"."updated_at", EXCLUDED."updated_at")`;
 
 /**
- * The sitemap index's summary of the blogs, `sitemap_blocks`, kept by statement-level triggers (docs/architecture.md,
- * "Feeds and sitemaps"): a create or an update adds to its block; a delete, or a blog made a draft again, counts its
- * block anew (at most 1000 rows by primary key) under the block row's lock, so that the newest `updated_at` stays exact.
+ * The sitemap index's summary of the blogs, `sitemap_blocks` (docs/architecture.md, "Feeds and sitemaps"): per block
+ * of 1000 ids and shard, the blogs that are not drafts and their newest `updated_at`, kept by row triggers that fire
+ * only for such blogs. A create or an update adds to its shard; a delete, or a blog made a draft again, counts its
+ * block anew (at most 1000 rows by primary key) under the locks of all its rows, so the newest `updated_at` stays exact.
  */
 export class AddSitemapBlocks1795402100000 implements MigrationInterface {
   name = 'AddSitemapBlocks1795402100000';
@@ -26,42 +26,43 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
     // Blocks writers until the migration commits, so no write falls between the summary and the triggers.
     await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
     await queryRunner.query(
-      `CREATE TABLE "sitemap_blocks" ("block" integer NOT NULL, "n" integer NOT NULL DEFAULT 0, "updated_at" TIMESTAMP(3) WITH TIME ZONE, CONSTRAINT "PK_sitemap_blocks" PRIMARY KEY ("block"))`,
+      `CREATE TABLE "sitemap_blocks" ("block" integer NOT NULL, "shard" smallint NOT NULL, "n" integer NOT NULL DEFAULT 0, "updated_at" TIMESTAMP(3) WITH TIME ZONE, CONSTRAINT "PK_sitemap_blocks" PRIMARY KEY ("block", "shard"))`,
     );
-    await queryRunner.query(`INSERT INTO "sitemap_blocks" ("block", "n", "updated_at") ${perBlock('"blogs" r')}`);
+    await queryRunner.query(
+      `INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
+       SELECT "id" / ${BLOCK}, 0, count(*), max("updated_at") FROM "blogs" WHERE "published_at" IS NOT NULL GROUP BY 1`,
+    );
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_block_recount"("b" integer) RETURNS void LANGUAGE plpgsql AS $$
       BEGIN
-        -- The lock first: the count below then sees every write to the block that committed before it.
-        PERFORM FROM "sitemap_blocks" WHERE "block" = "b" FOR UPDATE;
-        UPDATE "sitemap_blocks" s SET ("n", "updated_at") = (
-          SELECT count(*), max(r."updated_at") FROM "blogs" r
-          WHERE r."id" >= "b" * ${BLOCK} AND r."id" < ("b" + 1) * ${BLOCK} AND r."published_at" IS NOT NULL)
-        WHERE s."block" = "b";
+        -- The locks first: the count below then sees every write to the block that committed before it.
+        PERFORM FROM "sitemap_blocks" WHERE "block" = "b" ORDER BY "shard" FOR UPDATE;
+        DELETE FROM "sitemap_blocks" WHERE "block" = "b" AND "shard" <> 0;
+        INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
+          SELECT "b", 0, count(*), max(r."updated_at") FROM "blogs" r
+          WHERE r."id" >= "b" * ${BLOCK} AND r."id" < ("b" + 1) * ${BLOCK} AND r."published_at" IS NOT NULL
+        ON CONFLICT ("block", "shard") DO UPDATE SET "n" = EXCLUDED."n", "updated_at" = EXCLUDED."updated_at";
       END $$`);
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_blocks_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${addTo(perBlock('"inserted" r'))};
+        ${addRow('NEW', '1')};
         RETURN NULL;
       END $$`);
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_blocks_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${addTo(
-          `SELECT r."id" / ${BLOCK}, count(*) FILTER (WHERE o."published_at" IS NULL), max(r."updated_at")
-           FROM "updated" r JOIN "previous" o ON o."id" = r."id" WHERE r."published_at" IS NOT NULL GROUP BY 1 ORDER BY 1`,
-        )};
-        PERFORM "sitemap_block_recount"(b."block") FROM (
-          SELECT DISTINCT r."id" / ${BLOCK} AS "block" FROM "updated" r JOIN "previous" o ON o."id" = r."id"
-          WHERE r."published_at" IS NULL AND o."published_at" IS NOT NULL ORDER BY 1) b;
+        IF NEW."published_at" IS NULL THEN
+          PERFORM "sitemap_block_recount"(NEW."id" / ${BLOCK});
+        ELSE
+          ${addRow('NEW', `CASE WHEN OLD."published_at" IS NULL THEN 1 ELSE 0 END`)};
+        END IF;
         RETURN NULL;
       END $$`);
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_blocks_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM "sitemap_block_recount"(b."block") FROM (
-          SELECT DISTINCT r."id" / ${BLOCK} AS "block" FROM "deleted" r WHERE r."published_at" IS NOT NULL ORDER BY 1) b;
+        PERFORM "sitemap_block_recount"(OLD."id" / ${BLOCK});
         RETURN NULL;
       END $$`);
     await queryRunner.query(`
@@ -71,13 +72,13 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     await queryRunner.query(
-      `CREATE TRIGGER "sitemap_blocks_inserted" AFTER INSERT ON "blogs" REFERENCING NEW TABLE AS "inserted" FOR EACH STATEMENT EXECUTE FUNCTION "sitemap_blocks_inserted"()`,
+      `CREATE TRIGGER "sitemap_blocks_inserted" AFTER INSERT ON "blogs" FOR EACH ROW WHEN (NEW."published_at" IS NOT NULL) EXECUTE FUNCTION "sitemap_blocks_inserted"()`,
     );
     await queryRunner.query(
-      `CREATE TRIGGER "sitemap_blocks_updated" AFTER UPDATE ON "blogs" REFERENCING OLD TABLE AS "previous" NEW TABLE AS "updated" FOR EACH STATEMENT EXECUTE FUNCTION "sitemap_blocks_updated"()`,
+      `CREATE TRIGGER "sitemap_blocks_updated" AFTER UPDATE ON "blogs" FOR EACH ROW WHEN (NEW."published_at" IS NOT NULL OR OLD."published_at" IS NOT NULL) EXECUTE FUNCTION "sitemap_blocks_updated"()`,
     );
     await queryRunner.query(
-      `CREATE TRIGGER "sitemap_blocks_deleted" AFTER DELETE ON "blogs" REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT EXECUTE FUNCTION "sitemap_blocks_deleted"()`,
+      `CREATE TRIGGER "sitemap_blocks_deleted" AFTER DELETE ON "blogs" FOR EACH ROW WHEN (OLD."published_at" IS NOT NULL) EXECUTE FUNCTION "sitemap_blocks_deleted"()`,
     );
     await queryRunner.query(
       `CREATE TRIGGER "sitemap_blocks_truncated" AFTER TRUNCATE ON "blogs" FOR EACH STATEMENT EXECUTE FUNCTION "sitemap_blocks_truncated"()`,
