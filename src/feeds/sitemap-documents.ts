@@ -1,4 +1,4 @@
-import { xmlDocument } from './feed-formats';
+import { xmlDocument, xmlText } from './feed-formats';
 import type { SitemapBlog } from './feeds.repository';
 
 /** The sitemaps.org 0.9 namespace of `<urlset>` and `<sitemapindex>`. */
@@ -14,11 +14,11 @@ export interface SitemapEntry {
 }
 
 /**
- * A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `entries`; W3C
- * datetimes in UTC. The locations are made of the configured base URLs and slugs, which hold no character XML forbids.
+ * A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `entries`, the
+ * locations entity-escaped; W3C datetimes in UTC.
  */
 function sitemapXml(root: string, element: string, entries: readonly SitemapEntry[]): string {
-  const items = entries.map(({ loc, lastModified }) => ({ loc, lastmod: lastModified.toISOString() }));
+  const items = entries.map(({ loc, lastModified }) => ({ loc: xmlText(loc), lastmod: lastModified.toISOString() }));
   return xmlDocument({ [root]: { '@_xmlns': SITEMAP, [element]: items } });
 }
 
