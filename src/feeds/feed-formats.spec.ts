@@ -1,4 +1,4 @@
-import { FeedDocument, renderFeed } from './feed-formats';
+import { FeedDocument, renderFeed, xmlText } from './feed-formats';
 import { renderSitemapIndex, renderUrlSet } from './sitemap-documents';
 
 /** Characters XML 1.0 forbids, a lone surrogate among them, and a pair that is one character (U+1F600). */
@@ -101,6 +101,24 @@ describe('renderFeed', () => {
     expect(renderFeed('atom', last)).not.toContain('rel="next"');
     expect(renderFeed('rss', last)).not.toContain('rel="next"');
     expect(JSON.parse(renderFeed('json', last))).not.toHaveProperty('next_url');
+  });
+});
+
+describe('xmlText', () => {
+  it.each<[string, string, string]>([
+    ['C0 controls but tab and line ends', 'a\u0000b\u0001c\u001fd\te\nf\rg', 'abcd\te\nf\rg'],
+    ['U+FFFE and U+FFFF, keeping U+FFFD', 'a\ufffeb\uffffc\ufffd', 'abc\ufffd'],
+    ['lone surrogates, keeping pairs', 'a\ud800b\udc00c\u{1f600}', 'abc\u{1f600}'],
+    ['nothing of U+007F–U+009F, which XML 1.0 allows', 'a\u007fb\u0085c\u009f', 'a\u007fb\u0085c\u009f'],
+    ['markup as references', '<a href="x">&</a>', '&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;'],
+  ])('leaves out %s', (_name, text, expected) => {
+    expect(xmlText(text)).toBe(expected);
+  });
+
+  it('gives back the very string when there is nothing to change', () => {
+    const text = 'plain text, 60 words or so';
+
+    expect(xmlText(text)).toBe(text);
   });
 });
 

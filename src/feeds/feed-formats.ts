@@ -64,12 +64,15 @@ const builder = new XMLBuilder({
 /** The XML declaration of every document. */
 const XML_DECLARATION = { '@_version': '1.0', '@_encoding': 'UTF-8' };
 
-/** The characters XML 1.0 forbids (its `Char` production): C0 controls but tab and line ends, U+FFFE, U+FFFF, lone surrogates. */
-const FORBIDDEN =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * Candidates for removal: control characters, lone surrogates (in `u` mode a pair is one code point), U+FFFE, U+FFFF.
+ * XML 1.0's `Char` production keeps tab, line feed, carriage return and U+007F–U+009F of them.
+ */
+const CONTROLS = /[\p{Cc}\p{Cs}\ufffe\uffff]/u;
+const CONTROLS_ALL = /[\p{Cc}\p{Cs}\ufffe\uffff]/gu;
 
-/** {@link FORBIDDEN} but the surrogates, which `String.prototype.isWellFormed` tells apart natively. */
-const FORBIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+/** Whether the candidate `c` is a character XML 1.0 allows. */
+const allowedInXml = (c: string): boolean => c === '\t' || c === '\n' || c === '\r' || (c >= '\u007f' && c <= '\u009f');
 
 /** The characters that are markup in text and in double-quoted attribute values, and their references. */
 const MARKUP = /[<>&"]/;
@@ -81,12 +84,12 @@ const REFERENCES: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;',
  * (the common case) is scanned and not copied.
  */
 export function xmlText(text: string): string {
-  const allowed = !FORBIDDEN_CONTROLS.test(text) && text.isWellFormed() ? text : text.replace(FORBIDDEN, '');
+  const allowed = CONTROLS.test(text) ? text.replace(CONTROLS_ALL, (c) => (allowedInXml(c) ? c : '')) : text;
   return MARKUP.test(allowed) ? allowed.replace(MARKUP_ALL, (c) => REFERENCES[c]) : allowed;
 }
 
 /** `tree` written as an XML document, escaped by the builder. */
-export const xmlDocument = (tree: object): string => builder.build({ '?xml': XML_DECLARATION, ...tree }) as string;
+export const xmlDocument = (tree: object): string => builder.build({ '?xml': XML_DECLARATION, ...tree });
 
 /** RFC 3339 in UTC with milliseconds, as the API writes instants. */
 const instant = (date: Date): string => date.toISOString();
