@@ -217,6 +217,28 @@ describe('sitemap summary under concurrent writes (e2e)', () => {
   });
 });
 
+describe('sitemaps across the boundary of ids 1000 and 1001 (e2e)', () => {
+  const t = useTestApp({ PUBLIC_URL, SITEMAP_SIZE: '1000' });
+
+  it('puts ids up to 1000 in file 1 and from 1001 in file 2, each dated by its own blogs', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    await t.dataSource.query(`SELECT setval(pg_get_serial_sequence('blogs', 'id'), 996)`);
+    const created: { id: number; slug: string }[] = [];
+    for (let i = 0; i < 8; i += 1) created.push(await create(t, { title: `Edge ${i}`, content: 'x', author: 'A' }));
+    expect(created.map(({ id }) => id)).toEqual([997, 998, 999, 1000, 1001, 1002, 1003, 1004]);
+
+    const index = await t.http.get('/api/v1/sitemap.xml');
+    expect(schemaErrors(index.text, 'siteindex.xsd')).toBe('');
+    expect(entriesOf(index.text)).toEqual(await expectedIndex(t, 1000));
+    expect(entriesOf(index.text).map(({ loc }) => loc)).toEqual([
+      `${PUBLIC_URL}/api/v1/sitemaps/blogs-1.xml`,
+      `${PUBLIC_URL}/api/v1/sitemaps/blogs-2.xml`,
+    ]);
+    const second = entriesOf((await t.http.get('/api/v1/sitemaps/blogs-2.xml')).text).map(({ loc }) => loc);
+    expect(second).toEqual(created.slice(4).map(({ slug }) => `${PUBLIC_URL}/api/v1/blogs/slug/${slug}`));
+  });
+});
+
 describe('sitemaps without live blogs (e2e)', () => {
   const t = useTestApp({ PUBLIC_URL });
 

@@ -86,11 +86,11 @@ function statementsOf(visibility: BlogVisibility) {
      */
     index: {
       name: 'feeds.sitemap-index',
-      text: `WITH "scheduled" AS (SELECT DISTINCT s."id" / ${block} AS "block" FROM "scheduled_blogs"($1) s),
+      text: `WITH "scheduled" AS (SELECT DISTINCT (s."id" - 1) / ${block} AS "block" FROM "scheduled_blogs"($1) s),
         "summed" AS (SELECT "block", max("updated_at") AS "updated_at" FROM "sitemap_blocks" GROUP BY "block"
           HAVING sum("n") > 0),
         "blocks" AS (SELECT k."block", k."updated_at",
-            (greatest(k."block" * ${block}, 1) - 1) / $2::int4 AS "first", (k."block" * ${block} + ${block - 2}) / $2::int4 AS "last",
+            k."block"::int8 * ${block} / $2::int4 AS "first", (k."block"::int8 * ${block} + ${block - 1}) / $2::int4 AS "last",
             k."block" IN (SELECT "block" FROM "scheduled") AS "counted"
           FROM "summed" k),
         "pieces" AS (
@@ -98,7 +98,7 @@ function statementsOf(visibility: BlogVisibility) {
           UNION ALL
           SELECT e."file", e."updated_at" FROM "blocks" k CROSS JOIN LATERAL (
             SELECT (b."id" - 1) / $2::int4 AS "file", max(b."updated_at") AS "updated_at" FROM "blogs" b
-            WHERE b."id" BETWEEN k."block" * ${block} AND k."block" * ${block} + ${block - 1} AND ${live} GROUP BY 1) e
+            WHERE b."id" BETWEEN k."block"::int8 * ${block} + 1 AND (k."block" + 1)::int8 * ${block} AND ${live} GROUP BY 1) e
           WHERE k."first" <> k."last" OR k."counted")
         SELECT "file" + 1 AS "file", max("updated_at") AS "updated_at" FROM "pieces" GROUP BY "file" ORDER BY "file"
         LIMIT ${MAX_SITEMAP_FILES}`,

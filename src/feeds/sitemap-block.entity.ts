@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Ids per row of `sitemap_blocks`: block `b` holds the blogs with ids `b * 1000` to `b * 1000 + 999`. */
+/** Ids per block of `sitemap_blocks`: block `b` holds the blogs with ids `b * 1000 + 1` to `(b + 1) * 1000`. */
 export const SITEMAP_BLOCK_IDS = 1000;
 
 /**
@@ -10,7 +10,7 @@ export const SITEMAP_BLOCK_IDS = 1000;
  */
 @Entity({ name: 'sitemap_blocks' })
 export class SitemapBlock {
-  /** `id / 1000` of its blogs. */
+  /** `(id - 1) / 1000` of its blogs: a sitemap file of a multiple of 1000 ids holds whole blocks. */
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_sitemap_blocks' })
   block!: number;
 

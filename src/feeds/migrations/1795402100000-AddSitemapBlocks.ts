@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Ids per block (`SITEMAP_BLOCK_IDS`). */
+/** Ids per block (`SITEMAP_BLOCK_IDS`): block `b` holds ids `b * 1000 + 1` to `(b + 1) * 1000`, as files do. */
 const BLOCK = 1000;
 
 /** Rows per block; each connection adds to the row of its backend pid modulo this, as `blog_counts` does. */
@@ -9,7 +9,7 @@ const SHARDS = 16;
 /** SQL: adds blog `row` (not a draft) to its block's row of this connection, `n` by `added` (0 or 1). */
 const addRow = (row: string, added: string): string =>
   `INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
-     VALUES (${row}."id" / ${BLOCK}, pg_backend_pid() % ${SHARDS}, ${added}, ${row}."updated_at")
+     VALUES ((${row}."id" - 1) / ${BLOCK}, pg_backend_pid() % ${SHARDS}, ${added}, ${row}."updated_at")
    ON CONFLICT ("block", "shard") DO UPDATE SET "n" = "sitemap_blocks"."n" + EXCLUDED."n",
      "updated_at" = greatest("sitemap_blocks"."updated_at", EXCLUDED."updated_at")`;
 
@@ -30,7 +30,7 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
     );
     await queryRunner.query(
       `INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
-       SELECT "id" / ${BLOCK}, 0, count(*), max("updated_at") FROM "blogs" WHERE "published_at" IS NOT NULL GROUP BY 1`,
+       SELECT ("id" - 1) / ${BLOCK}, 0, count(*), max("updated_at") FROM "blogs" WHERE "published_at" IS NOT NULL GROUP BY 1`,
     );
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_block_recount"("b" integer) RETURNS void LANGUAGE plpgsql AS $$
@@ -40,7 +40,7 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
         DELETE FROM "sitemap_blocks" WHERE "block" = "b" AND "shard" <> 0;
         INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
           SELECT "b", 0, count(*), max(r."updated_at") FROM "blogs" r
-          WHERE r."id" >= "b" * ${BLOCK} AND r."id" < ("b" + 1) * ${BLOCK} AND r."published_at" IS NOT NULL
+          WHERE r."id" > "b"::int8 * ${BLOCK} AND r."id" <= ("b" + 1)::int8 * ${BLOCK} AND r."published_at" IS NOT NULL
         ON CONFLICT ("block", "shard") DO UPDATE SET "n" = EXCLUDED."n", "updated_at" = EXCLUDED."updated_at";
       END $$`);
     await queryRunner.query(`
@@ -53,7 +53,7 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
       CREATE FUNCTION "sitemap_blocks_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW."published_at" IS NULL THEN
-          PERFORM "sitemap_block_recount"(NEW."id" / ${BLOCK});
+          PERFORM "sitemap_block_recount"((NEW."id" - 1) / ${BLOCK});
         ELSE
           ${addRow('NEW', `CASE WHEN OLD."published_at" IS NULL THEN 1 ELSE 0 END`)};
         END IF;
@@ -62,7 +62,7 @@ export class AddSitemapBlocks1795402100000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_blocks_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM "sitemap_block_recount"(OLD."id" / ${BLOCK});
+        PERFORM "sitemap_block_recount"((OLD."id" - 1) / ${BLOCK});
         RETURN NULL;
       END $$`);
     await queryRunner.query(`
