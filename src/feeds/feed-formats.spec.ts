@@ -124,7 +124,7 @@ describe('xmlText', () => {
 
 describe('sitemaps', () => {
   it('writes a urlset of entity-escaped locations with W3C datetimes', () => {
-    const blogs = [{ id: 1, slug: 'a', updatedAt: new Date('2026-11-29T07:30:00.123Z') }];
+    const blogs = [{ id: 1, slug: 'a', updatedAt: '2026-11-29T07:30:00.123Z' }];
 
     expect(renderUrlSet(blogs, () => 'https://x.example/a?b&c')).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>' +

@@ -16,11 +16,11 @@ export interface FeedBlog {
   readonly tagSlugs: readonly string[];
 }
 
-/** A live blog as a sitemap lists it. */
+/** A live blog as a sitemap lists it; `updatedAt` as the API writes instants (`2026-11-29T07:30:00.123Z`). */
 export interface SitemapBlog {
   readonly id: number;
   readonly slug: string;
-  readonly updatedAt: Date;
+  readonly updatedAt: string;
 }
 
 /** One sitemap file that has blogs: its number (from 1) and the newest `updatedAt` of its blogs. */
@@ -73,10 +73,14 @@ function statementsOf(visibility: BlogVisibility) {
         ORDER BY b."published_at" DESC, b."id" DESC LIMIT ${Math.trunc(rows)}`;
       return { statement: { name, text }, values };
     },
-    /** The live blogs at $1 with ids from $2 to $3, by id: one range of the primary key. */
+    /**
+     * The live blogs at $1 with ids from $2 to $3, by id: one range of the primary key. `updated_at` comes as the API's
+     * text, which PostgreSQL writes faster than the driver parses and JavaScript formats 50,000 instants.
+     */
     file: {
       name: 'feeds.sitemap-file',
-      text: `SELECT b."id", b."slug", b."updated_at" FROM "blogs" b
+      text: `SELECT b."id", b."slug",
+          to_char(b."updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt" FROM "blogs" b
         WHERE b."id" BETWEEN $2::int4 AND $3::int4 AND ${live} ORDER BY b."id"`,
     },
     /**
@@ -140,12 +144,8 @@ export class FeedsRepository {
 
   /** The live blogs at `now` whose ids are `first` to `last`, by id. */
   async findFile(first: number, last: number, now: Date, client?: string): Promise<SitemapBlog[]> {
-    const { rows } = await this.sql.onReplica<Row>(this.statements.file, [now, first, last], 'slow', client);
-    return rows.map((row) => ({
-      id: Number(row.id),
-      slug: row.slug as string,
-      updatedAt: new Date(row.updated_at as string | Date),
-    }));
+    const { rows } = await this.sql.onReplica<SitemapBlog>(this.statements.file, [now, first, last], 'slow', client);
+    return rows;
   }
 
   /** The sitemap files of `size` ids each that hold live blogs at `now`, by number, at most {@link MAX_SITEMAP_FILES}. */

@@ -126,7 +126,7 @@ describe('FeedsService', () => {
 
   describe('sitemaps', () => {
     it('reads file n as the ids (n - 1) * SITEMAP_SIZE + 1 to n * SITEMAP_SIZE', async () => {
-      repository.findFile.mockResolvedValue([{ id: 4, slug: 'x', updatedAt: NOW }]);
+      repository.findFile.mockResolvedValue([{ id: 4, slug: 'x', updatedAt: NOW.toISOString() }]);
 
       const { body, lastModified } = await service.sitemapFile(2, NOW);
 

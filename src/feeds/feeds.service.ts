@@ -120,11 +120,12 @@ export class FeedsService {
     const first = (n - 1) * size + 1;
     const blogs = first > INT4_MAX ? [] : await this.feeds.findFile(first, Math.min(n * size, INT4_MAX), now, client);
     if (blogs.length === 0) throw new NotFoundException(`Sitemap file ${n} not found: it holds no live blog`);
+    // The instants are written alike (UTC, milliseconds, years 0001–9999): the greatest text is the newest.
     const newest = blogs.reduce((max, { updatedAt }) => (updatedAt > max ? updatedAt : max), blogs[0].updatedAt);
     return {
       body: renderUrlSet(blogs, (blog) => this.blogLink(blog)),
       mediaType: SITEMAP_MEDIA_TYPE,
-      lastModified: newest,
+      lastModified: new Date(newest),
     };
   }
 

@@ -13,25 +13,30 @@ export interface SitemapEntry {
   readonly lastModified: Date;
 }
 
-/**
- * A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `entries`, the
- * locations entity-escaped; W3C datetimes in UTC.
- */
-function sitemapXml(root: string, element: string, entries: readonly SitemapEntry[]): string {
-  const items = entries.map(({ loc, lastModified }) => ({ loc: xmlText(loc), lastmod: lastModified.toISOString() }));
-  return xmlDocument({ [root]: { '@_xmlns': SITEMAP, [element]: items } });
+/** What a `<url>` or a `<sitemap>` holds: an entity-escaped location and a W3C datetime. */
+interface SitemapItem {
+  readonly loc: string;
+  readonly lastmod: string;
 }
 
-/** The `<urlset>` of `blogs`, each at `linkOf(blog)`. */
+/** A `<urlset>` (`root` `urlset`, elements `url`) or a `<sitemapindex>` (`sitemapindex`, `sitemap`) of `items`. */
+const sitemapXml = (root: string, element: string, items: readonly SitemapItem[]): string =>
+  xmlDocument({ [root]: { '@_xmlns': SITEMAP, [element]: items } });
+
+/** The `<urlset>` of `blogs`, each at `linkOf(blog)`, with its `updatedAt` as it came (UTC). */
 export function renderUrlSet(blogs: readonly SitemapBlog[], linkOf: (blog: SitemapBlog) => string): string {
   return sitemapXml(
     'urlset',
     'url',
-    blogs.map((blog) => ({ loc: linkOf(blog), lastModified: blog.updatedAt })),
+    blogs.map((blog) => ({ loc: xmlText(linkOf(blog)), lastmod: blog.updatedAt })),
   );
 }
 
-/** The `<sitemapindex>` of `files`. */
+/** The `<sitemapindex>` of `files`; W3C datetimes in UTC. */
 export function renderSitemapIndex(files: readonly SitemapEntry[]): string {
-  return sitemapXml('sitemapindex', 'sitemap', files);
+  return sitemapXml(
+    'sitemapindex',
+    'sitemap',
+    files.map(({ loc, lastModified }) => ({ loc: xmlText(loc), lastmod: lastModified.toISOString() })),
+  );
 }
