@@ -13,7 +13,8 @@
 //   --scenarios a,b    subset of: read-one,list-first,list-deep,list-author,search-rare,search-common,
 //                      cursor-deep,list-tag,tags,read-slug,list-large,list-large-compressed,create,
 //                      create-numbered,create-same-title,create-uncounted,update,patch,delete,mixed,
-//                      comments-first,comments-cursor,comment-create,revisions-first (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
+//                      comments-first,comments-cursor,comment-create,revisions-first,feed-atom,sitemap-file
+//                      (list-large: the 100 oldest blogs, ~10 kB of content each, without and with
 //                      Accept-Encoding: gzip, br; the table shows bytes per response)
 //                      (create-uncounted: create with the counter trigger off, to price the counter;
 //                      create-numbered: titles "Weekly notes <run> <n>", one base per run and a suffix each;
@@ -34,6 +35,9 @@
 //                      (revisions-first: `GET /blogs/:id/revisions?limit=10` as its owner, of the blog with 1,000
 //                      revisions (1,000 PUTs' worth, REVISIONS_KEPT of them kept), seeded in every store that has them;
 //                      update and patch make a revision each, and prune one once a blog has REVISIONS_KEPT)
+//                      (feed-atom: `GET /feeds/blogs.atom`, the first document, 20 entries with their content;
+//                      sitemap-file: `GET /sitemaps/blogs-1.xml`, the live blogs of ids 1–50,000, every seeded blog
+//                      below 50,000 rows; a release without feeds skips both)
 //   --comments N       also seeds N comments spread over the blogs read-one reads (default 0), at each size
 //   --via-cache        also runs read-one, list-first and list-tag through a local Varnish with the shipped
 //                      configuration (deploy/varnish/default.vcl) in front of `service`, which purges it
@@ -124,6 +128,8 @@ const ALL_SCENARIOS = [
   'comments-cursor',
   'comment-create',
   'revisions-first',
+  'feed-atom',
+  'sitemap-file',
   'search-storm',
   'cache-churn',
 ];

@@ -55,6 +55,8 @@ const requests = {
   'list-tag': () => ({ method: 'GET', path: `/api/v1/blogs?tag=${tagSlug(zipfTag(Math.random()))}&limit=10&offset=0` }),
   tags: () => ({ method: 'GET', path: '/api/v1/tags?limit=10' }),
   'list-first': () => ({ method: 'GET', path: '/api/v1/blogs?limit=10&offset=0' }),
+  'feed-atom': () => ({ method: 'GET', path: '/api/v1/feeds/blogs.atom' }),
+  'sitemap-file': () => ({ method: 'GET', path: '/api/v1/sitemaps/blogs-1.xml' }),
   'list-deep': () => ({ method: 'GET', path: `/api/v1/blogs?limit=10&offset=${deepOffset}` }),
   'list-large': () => ({ method: 'GET', path: `/api/v1/blogs?limit=100&offset=${largeOffset}` }),
   'list-large-compressed': () => ({

@@ -6,6 +6,7 @@ import { ProblemsModule } from './problems/problems.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { FeedsModule } from './feeds/feeds.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -16,7 +17,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The application: configuration, logging, database, authentication, abuse limits, health,
- * metrics, the blog resource, its tags, its comments, its revisions, the change feed and webhooks.
+ * metrics, the blog resource, its tags, its comments, its revisions, its feeds and sitemaps, the change feed and
+ * webhooks.
  */
 @Module({
   imports: [
@@ -32,6 +34,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     TagsModule,
     CommentsModule,
     RevisionsModule,
+    FeedsModule,
     EventsModule,
     WebhooksModule,
   ],

@@ -15,9 +15,13 @@
 // `offset` or a `cursor` of its own format) and `POST` adds one (the service's statement, which checks the blog).
 // `GET /api/v1/blogs/<id>/revisions` lists the newest of a blog's kept revisions for its owner, by `offset`, with the
 // service's statement (the blog's access, the total from the newest and oldest `seq`, the page without `content`).
+// `GET /api/v1/feeds/blogs.atom` writes the first Atom document of the live blogs (the service's statement, tag names
+// read with it, a `next` link with a signed cursor) and `GET /api/v1/sitemaps/blogs-<n>.xml` a sitemap file (the
+// service's range read), both escaped by hand, with an ETag of the text: the feeds' ceiling without a framework or
+// an XML library.
 //
 // Environment: PORT, DATABASE_URL, JWT_SECRET, POOL_SIZE (default 10, as the service).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
 
@@ -128,6 +132,77 @@ const SQL = {
       `ORDER BY count DESC, slug`,
   },
 };
+
+Object.assign(SQL, {
+  // The feed's first 21 live blogs at $1, newest publishedAt first, with their tags' names.
+  feed: {
+    name: 'feed',
+    text:
+      `SELECT b.id, b.title, b.content, b.author, b.slug, b.published_at, b.updated_at, ARRAY(SELECT t.name FROM ` +
+      `unnest(b.tag_slugs) WITH ORDINALITY u(slug, i) JOIN tags t ON t.slug = u.slug ORDER BY u.i) AS tag_names ` +
+      `FROM blogs b WHERE b.published_at <= $1 ORDER BY b.published_at DESC, b.id DESC LIMIT 21`,
+  },
+  // The live blogs at $1 with ids $2 to $3.
+  sitemap: {
+    name: 'sitemap',
+    text: `SELECT id, slug, updated_at FROM blogs WHERE id BETWEEN $2::int4 AND $3::int4 AND published_at <= $1 ORDER BY id`,
+  },
+});
+
+const XML_ESCAPES = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
+/** `text` with what XML 1.0 forbids left out and markup escaped. */
+const xml = (text) =>
+  String(text)
+    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/[<>&"]/g, (c) => XML_ESCAPES[c]);
+const PUBLIC = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
+/** Sends `text` as `type` with an ETag of its SHA-256, as the service does. */
+function sendDocument(res, type, text) {
+  const etag = `"${createHash('sha256').update(text).digest().subarray(0, 16).toString('base64url')}"`;
+  res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(text), etag });
+  res.end(text);
+}
+
+async function atomFeed(res) {
+  const { rows } = await pool.query({ ...SQL.feed, values: [new Date()] });
+  const entries = rows.slice(0, 20);
+  const updated = entries.reduce((max, row) => (row.updated_at > max ? row.updated_at : max), new Date(0));
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><id>${PUBLIC}/api/v1/feeds/blogs.atom</id>`,
+    `<title>Blog</title><updated>${updated.toISOString()}</updated><link rel="self" href="${PUBLIC}/api/v1/feeds/blogs.atom"/>`,
+  ];
+  if (rows.length > 20) {
+    const last = entries[19];
+    parts.push(
+      `<link rel="next" href="${PUBLIC}/api/v1/feeds/blogs.atom?cursor=${cursorAfter({ createdAt: last.published_at, id: last.id })}"/>`,
+    );
+  }
+  for (const row of entries) {
+    parts.push(
+      `<entry><id>${PUBLIC}/api/v1/blogs/${row.id}</id><title type="text">${xml(row.title)}</title>` +
+        `<link rel="alternate" href="${PUBLIC}/api/v1/blogs/slug/${row.slug}"/><published>${row.published_at.toISOString()}</published>` +
+        `<updated>${row.updated_at.toISOString()}</updated><author><name>${xml(row.author)}</name></author>` +
+        row.tag_names.map((name) => `<category term="${xml(name)}" label="${xml(name)}"/>`).join('') +
+        `<content type="text">${xml(row.content)}</content></entry>`,
+    );
+  }
+  parts.push('</feed>');
+  sendDocument(res, 'application/atom+xml; charset=utf-8', parts.join(''));
+}
+
+async function sitemapFile(res, n) {
+  const { rows } = await pool.query({ ...SQL.sitemap, values: [new Date(), (n - 1) * 50_000 + 1, n * 50_000] });
+  if (rows.length === 0) return error(res, 404, 'Not Found');
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'];
+  for (const row of rows) {
+    parts.push(
+      `<url><loc>${PUBLIC}/api/v1/blogs/slug/${row.slug}</loc><lastmod>${row.updated_at.toISOString()}</lastmod></url>`,
+    );
+  }
+  parts.push('</urlset>');
+  sendDocument(res, 'application/xml; charset=utf-8', parts.join(''));
+}
 
 /** A comment's columns, of the row `c`, and who may read its blog, of the row `b`: the service's statements. */
 const COMMENT_COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
@@ -382,6 +457,9 @@ async function handle(req, res) {
       rows[0].slug === null ? [] : rows.map(({ slug, name, count }) => ({ slug, name, count: Number(count) }));
     return send(res, 200, { data, total: Number(rows[0].total), limit, offset });
   }
+  if (path === '/api/v1/feeds/blogs.atom' && req.method === 'GET') return atomFeed(res);
+  const sitemap = /^\/api\/v1\/sitemaps\/blogs-([1-9][0-9]{0,5})\.xml$/.exec(path);
+  if (sitemap && req.method === 'GET') return sitemapFile(res, Number(sitemap[1]));
   if (!path.startsWith('/api/v1/blogs')) return error(res, 404, 'Not Found');
   const rest = path.slice('/api/v1/blogs'.length);
 

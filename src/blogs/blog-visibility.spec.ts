@@ -52,6 +52,10 @@ describe('BlogVisibility', () => {
     );
   });
 
+  it('writes the live clause alone, the one every reader is given', () => {
+    expect(visibility.liveCondition('b', '$1')).toBe(`b."published_at" <= $1`);
+  });
+
   it('reads the access of a row from its columns', () => {
     expect(visibility.columns('x')).toBe(`x."owner_sub" AS "blog_owner_sub", x."published_at" AS "blog_published_at"`);
     const row = { blog_owner_sub: 'alice', blog_published_at: '2026-06-01T00:00:00.000Z' };

@@ -22,12 +22,15 @@ interface Clause {
   sql(blog: string, reader: string, now: string): string;
 }
 
+/** A live blog: anyone reads it, with or without a token. */
+const LIVE: Clause = {
+  holds: (blog, _reader, now) => blogStatus(blog, now) === 'published',
+  sql: (blog, _reader, now) => `${blog}."published_at" <= ${now}`,
+};
+
 /** Who may read a blog (docs/api.md, "Who sees what"): any of these holds. */
 const CLAUSES: readonly Clause[] = [
-  {
-    holds: (blog, _reader, now) => blogStatus(blog, now) === 'published',
-    sql: (blog, _reader, now) => `${blog}."published_at" <= ${now}`,
-  },
+  LIVE,
   { holds: (_blog, reader) => reader === null, sql: (_blog, reader) => `${reader}::text IS NULL` },
   {
     holds: (blog, reader) => reader !== undefined && reader === blog.ownerSub,
@@ -61,6 +64,14 @@ export class BlogVisibility {
    */
   condition(blog: string, reader: string, now: string): string {
     return `(${CLAUSES.map((clause) => clause.sql(blog, reader, now)).join(' OR ')})`;
+  }
+
+  /**
+   * SQL: the blog row `blog` is live at the parameter `now`, what every reader may read (a range of `published_at`,
+   * which its index serves): for documents that are public whatever the token, such as feeds.
+   */
+  liveCondition(blog: string, now: string): string {
+    return LIVE.sql(blog, 'NULL', now);
   }
 
   /** SQL: the columns of the blog row `blog` that {@link accessOf} reads, for a select list. */

@@ -35,6 +35,10 @@ describe('loadConfiguration', () => {
       CACHE_PURGE_URLS: 'http://varnish:80, https://purge.example/cdn/',
       CACHE_PURGE_TOKEN: 'c'.repeat(40),
       REVISIONS_KEPT: '200',
+      SITE_URL: 'https://blog.example',
+      SITE_TITLE: 'Notes',
+      FEED_SIZE: '50',
+      SITEMAP_SIZE: '1000',
     });
 
     expect(config).toEqual({
@@ -85,6 +89,7 @@ describe('loadConfiguration', () => {
         purgeToken: 'c'.repeat(40),
       },
       revisions: { kept: 200 },
+      feeds: { siteUrl: 'https://blog.example', siteTitle: 'Notes', feedSize: 50, sitemapSize: 1000 },
     });
   });
 
@@ -126,6 +131,7 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'DATABASE_READ_URLS',
       'DATABASE_URL',
       'DATA_DIR',
+      'FEED_SIZE',
       'HOST',
       'JOBS_ENABLED',
       'JWT_ALGORITHMS',
@@ -147,6 +153,9 @@ describe('ENVIRONMENT_VARIABLES', () => {
       'REDIS_URL',
       'REVISIONS_KEPT',
       'SHUTDOWN_TIMEOUT_MS',
+      'SITEMAP_SIZE',
+      'SITE_TITLE',
+      'SITE_URL',
       'TRUST_PROXY',
       'WEBHOOK_ALLOWED_HOSTS',
     ]);

@@ -2,6 +2,7 @@ import { CACHE_VARIABLES, CacheConfig, cacheConfig, loadCacheConfig } from './ca
 import { AUTH_VARIABLES, AuthConfig, authConfig, loadAuthConfig } from './auth.config';
 import { CURSOR_VARIABLES, CursorConfig, cursorConfig, loadCursorConfig } from './cursor.config';
 import { DATABASE_VARIABLES, DatabaseConfig, databaseConfig, loadDatabaseConfig } from './database.config';
+import { FEEDS_VARIABLES, FeedsConfig, feedsConfig, loadFeedsConfig } from './feeds.config';
 import { HTTP_VARIABLES, HttpConfig, httpConfig, loadHttpConfig } from './http.config';
 import { JOBS_VARIABLES, JobsConfig, jobsConfig, loadJobsConfig } from './jobs.config';
 import { loadLoggingConfig, LOGGING_VARIABLES, LoggingConfig, loggingConfig } from './logging.config';
@@ -19,6 +20,7 @@ export const CONFIG_NAMESPACES = [
   jobsConfig,
   cacheConfig,
   revisionsConfig,
+  feedsConfig,
 ];
 
 /** Every environment variable the service reads, sorted. */
@@ -34,6 +36,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
       JOBS_VARIABLES,
       CACHE_VARIABLES,
       REVISIONS_VARIABLES,
+      FEEDS_VARIABLES,
     ].flatMap((names) => Object.keys(names)),
   ),
 ].sort();
@@ -49,6 +52,7 @@ interface Configuration {
   readonly jobs: JobsConfig;
   readonly cache: CacheConfig;
   readonly revisions: RevisionsConfig;
+  readonly feeds: FeedsConfig;
 }
 
 /**
@@ -66,5 +70,6 @@ export function loadConfiguration(env: NodeJS.ProcessEnv): Configuration {
     jobs: loadJobsConfig(env),
     cache: loadCacheConfig(env),
     revisions: loadRevisionsConfig(env),
+    feeds: loadFeedsConfig(env),
   };
 }

@@ -131,7 +131,7 @@ describe('loadHttpConfig', () => {
     expect(loadHttpConfig({ PORT: '8080' }).warning).toBeUndefined();
     expect(loadHttpConfig({ PORT: '8080', PUBLIC_URL: '' }).publicUrl).toBe('http://127.0.0.1:8080');
     expect(loadHttpConfig({ NODE_ENV: 'production', PORT: '8080' }).warning).toBe(
-      'PUBLIC_URL is unset: problem type URIs name http://127.0.0.1:8080',
+      'PUBLIC_URL is unset: problem type URIs, feeds and sitemaps name http://127.0.0.1:8080',
     );
     expect(loadHttpConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://api.blog.example' }).warning).toBeUndefined();
   });

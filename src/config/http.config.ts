@@ -17,7 +17,7 @@ const HOST_NAME =
   /^(?=.{1,253}$)[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?)*$/;
 
 /** `PUBLIC_URL` as an absolute http(s) URL without query, fragment or credentials, with no trailing `/`; else null. */
-function parsePublicUrl({ value }: { value: unknown }): unknown {
+export function parsePublicUrl({ value }: { value: unknown }): unknown {
   if (typeof value !== 'string' || value === '') return value === '' ? undefined : value;
   if (!/^https?:\/\//i.test(value) || /[?#\s]/.test(value)) return null;
   try {
@@ -107,7 +107,9 @@ export function loadHttpConfig(env: NodeJS.ProcessEnv): HttpConfig {
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     publicUrl: vars.PUBLIC_URL ?? `http://${DEFAULT_HOST}:${vars.PORT}`,
     ...(vars.PUBLIC_URL === undefined && vars.NODE_ENV === 'production'
-      ? { warning: `PUBLIC_URL is unset: problem type URIs name http://${DEFAULT_HOST}:${vars.PORT}` }
+      ? {
+          warning: `PUBLIC_URL is unset: problem type URIs, feeds and sitemaps name http://${DEFAULT_HOST}:${vars.PORT}`,
+        }
       : {}),
   };
 }

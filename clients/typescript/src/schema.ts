@@ -319,6 +319,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/feeds/blogs.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live blogs as Atom 1.0 (RFC 4287), newest first
+         * @description `FEED_SIZE` live blogs (whatever the token: never drafts or scheduled ones), newest `publishedAt` first, ties by id; filtered by `tag`, `author` or both. When older entries follow, `<link rel="next">` links to the next document (RFC 5005 §3), with the same filters and a keyset `cursor`. An unknown, repeated or malformed parameter, or a cursor of another feed or list, is 400 with a JSON problem body. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         */
+        get: operations["atomFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/feeds/blogs.rss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live blogs as RSS 2.0, newest first
+         * @description `FEED_SIZE` live blogs (whatever the token: never drafts or scheduled ones), newest `publishedAt` first, ties by id; filtered by `tag`, `author` or both. When older entries follow, `<atom:link rel="next">` links to the next document (RFC 5005 §3), with the same filters and a keyset `cursor`. An unknown, repeated or malformed parameter, or a cursor of another feed or list, is 400 with a JSON problem body. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         */
+        get: operations["rssFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/feeds/blogs.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live blogs as JSON Feed 1.1, newest first
+         * @description `FEED_SIZE` live blogs (whatever the token: never drafts or scheduled ones), newest `publishedAt` first, ties by id; filtered by `tag`, `author` or both. When older entries follow, `next_url` links to the next document (RFC 5005 §3), with the same filters and a keyset `cursor`. An unknown, repeated or malformed parameter, or a cursor of another feed or list, is 400 with a JSON problem body. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         */
+        get: operations["jsonFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sitemap index (sitemaps.org 0.9) of the blog sitemap files
+         * @description Lists `/api/v1/sitemaps/blogs-<n>.xml` for each file that holds live blogs, under `PUBLIC_URL`, each with the newest `updatedAt` of its blogs. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         */
+        get: operations["sitemapIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sitemaps/blogs-{n}.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sitemap file (sitemaps.org 0.9) of live blogs, by id
+         * @description File `n` holds the live blogs with ids `(n - 1) × SITEMAP_SIZE + 1` to `n × SITEMAP_SIZE`, by id: each blog's link and `updatedAt`. Every live blog is in exactly one file. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         */
+        get: operations["sitemapFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -4427,6 +4527,742 @@ export interface operations {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
                      *       "message": "This Idempotency-Key was used with another request (method, path or body)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    atomFeed: {
+        parameters: {
+            query?: {
+                /** @description Only blogs with this tag, by its slug (`nestjs`). An unknown tag gives a feed without entries. */
+                tag?: string;
+                /** @description Only blogs whose `author` equals this exactly (case-sensitive), as the list's `author`. E.g. `Alice`. */
+                author?: string;
+                /** @description The cursor of a `next` link of this feed (same format, `tag` and `author`), to continue after its last entry (RFC 5005 §3). */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the feed document's `ETag` the answer is 304. */
+                "If-None-Match"?: string;
+                /** @description Without `If-None-Match`: 304 when the feed document's `Last-Modified` is not later. */
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed document. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not Modified: the condition matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rssFeed: {
+        parameters: {
+            query?: {
+                /** @description Only blogs with this tag, by its slug (`nestjs`). An unknown tag gives a feed without entries. */
+                tag?: string;
+                /** @description Only blogs whose `author` equals this exactly (case-sensitive), as the list's `author`. E.g. `Alice`. */
+                author?: string;
+                /** @description The cursor of a `next` link of this feed (same format, `tag` and `author`), to continue after its last entry (RFC 5005 §3). */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the feed document's `ETag` the answer is 304. */
+                "If-None-Match"?: string;
+                /** @description Without `If-None-Match`: 304 when the feed document's `Last-Modified` is not later. */
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed document. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            /** @description Not Modified: the condition matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    jsonFeed: {
+        parameters: {
+            query?: {
+                /** @description Only blogs with this tag, by its slug (`nestjs`). An unknown tag gives a feed without entries. */
+                tag?: string;
+                /** @description Only blogs whose `author` equals this exactly (case-sensitive), as the list's `author`. E.g. `Alice`. */
+                author?: string;
+                /** @description The cursor of a `next` link of this feed (same format, `tag` and `author`), to continue after its last entry (RFC 5005 §3). */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the feed document's `ETag` the answer is 304. */
+                "If-None-Match"?: string;
+                /** @description Without `If-None-Match`: 304 when the feed document's `Last-Modified` is not later. */
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed document. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": string;
+                };
+            };
+            /** @description Not Modified: the condition matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the feed document (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the feed document's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id, the query, the body (malformed JSON, unknown or invalid fields) or an `If-Match` / `If-None-Match` value is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/validation-error",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "title must be shorter than or equal to 200 characters",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "title must be shorter than or equal to 200 characters"
+                     *       ],
+                     *       "errors": [
+                     *         {
+                     *           "detail": "title must be shorter than or equal to 200 characters",
+                     *           "pointer": "/title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sitemapIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the sitemap index's `ETag` the answer is 304. */
+                "If-None-Match"?: string;
+                /** @description Without `If-None-Match`: 304 when the sitemap index's `Last-Modified` is not later. */
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sitemap index. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the sitemap index (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the sitemap index's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Not Modified: the condition matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the sitemap index (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the sitemap index's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the client spent its budget (reads per client address, writes per token `sub`, `RATE_LIMIT_*`); retry after `Retry-After` seconds. Nothing was changed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is spendable again (RFC 9110 §10.2.3, RFC 6585 §4). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 42 s",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Too many requests; retry after 42 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database (or the identity provider) cannot be reached, readiness failed, or a filtered list waited too long for its turn; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (RFC 9110 §10.2.3). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sitemapFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (or `*`); when one matches the sitemap file's `ETag` the answer is 304. */
+                "If-None-Match"?: string;
+                /** @description Without `If-None-Match`: 304 when the sitemap file's `Last-Modified` is not later. */
+                "If-Modified-Since"?: string;
+            };
+            path: {
+                /** @description The file number, from 1: decimal digits, no sign or leading zero. */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sitemap file. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the sitemap file (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the sitemap file's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Not Modified: the condition matched; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the sitemap file (RFC 9110 §8.8.3); it changes with its text. */
+                    ETag?: string;
+                    /** @description The newest `updatedAt` of the sitemap file's blogs (HTTP date, RFC 9110 §8.8.2). */
+                    "Last-Modified"?: string;
+                    /** @description Without `Authorization` (reads open to all): `public, max-age=<CACHE_MAX_AGE>, s-maxage=<CACHE_SHARED_MAX_AGE>` (`no-cache` when shared caching is off); with it: `no-store`. */
+                    "Cache-Control"?: string;
+                    /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
+                    "Surrogate-Key"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No bearer token, or a rejected one (RFC 6750). `WWW-Authenticate` is `Bearer` when none was sent, `Bearer error="invalid_token"` when one was rejected. */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "A bearer token is required",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No sitemap file of this number holds a live blog (past the last one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Sitemap file 7 not found: it holds no live blog",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Sitemap file 7 not found: it holds no live blog"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -10,7 +10,8 @@ import type { NextFunction, Request, Response } from 'express';
 export function apiPathAliases(
   resources: readonly string[],
 ): (request: Request, response: Response, next: NextFunction) => void {
-  const alias = new RegExp(`^/(?:api|v1)/(?=(?:${resources.join('|')})(?:[/?]|$))`, 'i');
+  const names = resources.map((resource) => resource.replace(/\./g, '\\.'));
+  const alias = new RegExp(`^/(?:api|v1)/(?=(?:${names.join('|')})(?:[/?]|$))`, 'i');
   return (request, _response, next) => {
     if (alias.test(request.url)) request.url = request.url.replace(alias, '/api/v1/');
     next();
@@ -19,7 +20,7 @@ export function apiPathAliases(
 
 /**
  * The first path segment (a plain word, not a parameter or pattern) of every controller of `modules` served at version
- * `1` (`/api/v1/<resource>…`), sorted and without repeats: the resources {@link apiPathAliases} rewrites.
+ * `1` (`/api/v1/<resource>…`, `sitemap.xml` too), sorted and without repeats: the resources {@link apiPathAliases} rewrites.
  */
 export function versionOneResources(modules: ModulesContainer): string[] {
   const resources = [...modules.values()].flatMap((module) =>
@@ -31,7 +32,7 @@ export function versionOneResources(modules: ModulesContainer): string[] {
       const paths = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
       return (Array.isArray(paths) ? paths : [paths ?? ''])
         .map((path) => path.replace(/^\/+/, '').split('/')[0])
-        .filter((segment) => /^[\w-]+$/.test(segment));
+        .filter((segment) => /^[\w.-]+$/.test(segment));
     }),
   );
   return [...new Set(resources)].sort();

@@ -1,0 +1,160 @@
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { BLOGS_PATH } from '../blogs/blog-paths';
+import { INT4_MAX } from '../common/canonical-integer';
+import { feedsConfig } from '../config/feeds.config';
+import { httpConfig } from '../config/http.config';
+import { TagsRepository } from '../tags/tags.repository';
+import { FEED_SORT, FeedCursors, FeedSelection } from './feed-cursor';
+import { FeedDocument, FeedFormat, FEED_MEDIA_TYPES, renderFeed } from './feed-formats';
+import { FeedBlog, FeedsRepository } from './feeds.repository';
+import { renderSitemapIndex, renderUrlSet, SITEMAP_MEDIA_TYPE } from './sitemap-documents';
+
+/** Path of the feeds, without the format's extension (`.atom`, `.rss`, `.json`). */
+export const FEEDS_PATH = '/api/v1/feeds/blogs';
+
+/** Path of the sitemap index. */
+export const SITEMAP_INDEX_PATH = '/api/v1/sitemap.xml';
+
+/** Path of sitemap file `n`. */
+export const sitemapFilePath = (n: number): string => `/api/v1/sitemaps/blogs-${n}.xml`;
+
+/** A public document as answered: its text, `Content-Type` and `Last-Modified` instant. */
+export interface PublicDocument {
+  readonly body: string;
+  readonly mediaType: string;
+  readonly lastModified: Date;
+}
+
+/** What a feed document is asked for: the filters and where it starts (a `cursor` of an earlier one). */
+export interface FeedRequest {
+  readonly tag?: string;
+  readonly author?: string;
+  readonly cursor?: string;
+}
+
+/**
+ * Feeds (Atom, RSS, JSON Feed) and sitemaps of the live blogs, whatever the caller (docs/api.md, "Feeds and
+ * sitemaps"). Every URL they hold is made from `PUBLIC_URL` and `SITE_URL`, never from the request.
+ */
+@Injectable()
+export class FeedsService {
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly feeds: FeedsRepository,
+    private readonly cursors: FeedCursors,
+    private readonly tags: TagsRepository,
+    @Inject(feedsConfig.KEY) private readonly config: ConfigType<typeof feedsConfig>,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
+  ) {
+    this.publicUrl = http.publicUrl;
+  }
+
+  /**
+   * The feed document of `format` that `request` selects at `now`: `FEED_SIZE` live blogs, newest `publishedAt` first.
+   * @throws BadRequestException naming `cursor` when it is not a cursor of this feed (format, tag and author).
+   */
+  async feed(format: FeedFormat, request: FeedRequest, now: Date, client?: string): Promise<PublicDocument> {
+    const { tag, author, cursor } = request;
+    const selection: FeedSelection = { format, tag, author };
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, FEED_SORT, selection);
+    const size = this.config.feedSize;
+    const rows = await this.feeds.findPage({ tag, author, after, rows: size + 1, now }, client);
+    const blogs = rows.slice(0, size);
+    const names = await this.tags.names([
+      ...blogs.flatMap((blog) => blog.tagSlugs),
+      ...(tag === undefined ? [] : [tag]),
+    ]);
+    const last = blogs.at(-1);
+    const next =
+      rows.length > size && last !== undefined
+        ? this.cursors.encode(FEED_SORT, selection, { id: last.id, value: last.publishedAt })
+        : undefined;
+    const updated = blogs.reduce<Date | undefined>(
+      (newest, blog) => (newest === undefined || blog.updatedAt > newest ? blog.updatedAt : newest),
+      undefined,
+    );
+    const document: FeedDocument = {
+      title: this.feedTitle(tag === undefined ? undefined : (names.get(tag) ?? tag), author),
+      feedId: this.feedUrl(format, { tag, author }),
+      selfUrl: this.feedUrl(format, request),
+      siteUrl: this.config.siteUrl ?? this.publicUrl,
+      ...(next === undefined ? {} : { nextUrl: this.feedUrl(format, { tag, author, cursor: next }) }),
+      updated: updated ?? now,
+      entries: blogs.map((blog) => ({
+        id: this.entryId(blog),
+        title: blog.title,
+        link: this.blogLink(blog),
+        publishedAt: blog.publishedAt,
+        updatedAt: blog.updatedAt,
+        author: blog.author,
+        tags: blog.tagSlugs.map((slug) => ({ slug, name: names.get(slug) ?? slug })),
+        content: blog.content,
+      })),
+    };
+    return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: updated ?? now };
+  }
+
+  /** The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs. */
+  async sitemapIndex(now: Date): Promise<PublicDocument> {
+    const files = await this.feeds.findFiles(this.config.sitemapSize, now);
+    const entries = files.map(({ file, lastModified }) => ({
+      loc: `${this.publicUrl}${sitemapFilePath(file)}`,
+      lastModified,
+    }));
+    const newest = entries.reduce((max, { lastModified }) => (lastModified > max ? lastModified : max), new Date(0));
+    return {
+      body: renderSitemapIndex(entries),
+      mediaType: SITEMAP_MEDIA_TYPE,
+      lastModified: files.length > 0 ? newest : now,
+    };
+  }
+
+  /**
+   * Sitemap file `n` at `now`: the live blogs with ids `(n - 1) * SITEMAP_SIZE + 1` to `n * SITEMAP_SIZE`, by id.
+   * @throws NotFoundException when it holds no live blog (past the last file, or none in its range).
+   */
+  async sitemapFile(n: number, now: Date, client?: string): Promise<PublicDocument> {
+    const size = this.config.sitemapSize;
+    const first = (n - 1) * size + 1;
+    const blogs = first > INT4_MAX ? [] : await this.feeds.findFile(first, Math.min(n * size, INT4_MAX), now, client);
+    if (blogs.length === 0) throw new NotFoundException(`Sitemap file ${n} not found: it holds no live blog`);
+    // The instants are written alike (UTC, milliseconds, years 0001–9999): the greatest text is the newest.
+    const newest = blogs.reduce((max, { updatedAt }) => (updatedAt > max ? updatedAt : max), blogs[0].updatedAt);
+    return {
+      body: renderUrlSet(blogs, (blog) => this.blogLink(blog)),
+      mediaType: SITEMAP_MEDIA_TYPE,
+      lastModified: new Date(newest),
+    };
+  }
+
+  /** `SITE_TITLE`, then the tag's name and the author when the feed is filtered: `Blog: NestJS by Alice`. */
+  private feedTitle(tagName: string | undefined, author: string | undefined): string {
+    const filter = [tagName, author === undefined ? undefined : `by ${author}`].filter((part) => part !== undefined);
+    return filter.length === 0 ? this.config.siteTitle : `${this.config.siteTitle}: ${filter.join(' ')}`;
+  }
+
+  /** The absolute URL of the feed document of `format` with these parameters. */
+  private feedUrl(format: FeedFormat, { tag, author, cursor }: FeedRequest): string {
+    const query = new URLSearchParams();
+    if (tag !== undefined) query.set('tag', tag);
+    if (author !== undefined) query.set('author', author);
+    if (cursor !== undefined) query.set('cursor', cursor);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    return `${this.publicUrl}${FEEDS_PATH}.${format}${search}`;
+  }
+
+  /** An entry's stable id: the blog's URL by id, which no change of title, slug or text alters. */
+  private entryId(blog: Pick<FeedBlog, 'id'>): string {
+    return `${this.publicUrl}${BLOGS_PATH}/${blog.id}`;
+  }
+
+  /** A blog's link: `<SITE_URL>/<slug>`, else `<PUBLIC_URL>/api/v1/blogs/slug/<slug>`. */
+  private blogLink(blog: Pick<FeedBlog, 'slug'>): string {
+    const slug = encodeURIComponent(blog.slug);
+    return this.config.siteUrl === undefined
+      ? `${this.publicUrl}${BLOGS_PATH}/slug/${slug}`
+      : `${this.config.siteUrl}/${slug}`;
+  }
+}
