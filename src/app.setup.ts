@@ -20,6 +20,8 @@ import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from '.
 import { notFoundEverywhere } from './common/http/not-found-everywhere';
 import { apiPathAliases, versionOneResources } from './common/http/api-path-aliases';
 import { notStoredByDefault } from './shared-cache/shared-cache';
+import { EventRelayJob } from './events/event-relay.job';
+import { relayAfterWrites } from './events/relay-after-writes';
 
 /** Bounds of the HTTP server, in ms: all headers, the whole request, an idle keep-alive connection (docs/security.md). */
 export const SERVER_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 65_000 } as const;
@@ -63,6 +65,9 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   if (typeof httpLogger === 'function') app.use(httpLogger);
   // Then, so every response is timed, also those answered before routing.
   app.use(createHttpMetricsMiddleware(app.get<Histogram<HttpLabel>>(getToken(HTTP_REQUEST_DURATION))));
+  // A write's events are relayed once its answer is sent; reads pass untouched (no interceptor: docs/performance.md).
+  const relay = app.get<EventRelayJob | undefined>(EventRelayJob);
+  if (typeof relay?.soon === 'function') app.use(relayAfterWrites(relay));
   const loaded = app.get<ConfigType<typeof httpConfig> | undefined>(httpConfig.KEY);
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());

@@ -8,13 +8,15 @@ import { BlogsRepository } from './blogs.repository';
 describe('BlogsRepository and errors of its writes', () => {
   let repository: BlogsRepository;
   const onPrimary = jest.fn();
+  const onReplica = jest.fn();
 
   beforeEach(async () => {
     onPrimary.mockReset();
+    onReplica.mockReset();
     const moduleRef = await Test.createTestingModule({
       providers: [
         BlogsRepository,
-        { provide: StatementRunner, useValue: { onPrimary } },
+        { provide: StatementRunner, useValue: { onPrimary, onReplica } },
         { provide: TagsRepository, useValue: {} },
         {
           provide: getRepositoryToken(Blog),
@@ -60,4 +62,14 @@ describe('BlogsRepository and errors of its writes', () => {
       expect(onPrimary).toHaveBeenCalledTimes(1);
     },
   );
+
+  it("reads a search text's terms once, then from memory; another text's anew", async () => {
+    onReplica.mockImplementation((_statement, [q]: [string]) => Promise.resolve({ rows: [{ terms: q.split(' ') }] }));
+
+    expect(await repository.searchTerms('hello world')).toEqual(['hello', 'world']);
+    expect(await repository.searchTerms('hello world')).toEqual(['hello', 'world']);
+    expect(onReplica).toHaveBeenCalledTimes(1);
+    expect(await repository.searchTerms('hello')).toEqual(['hello']);
+    expect(onReplica).toHaveBeenCalledTimes(2);
+  });
 });

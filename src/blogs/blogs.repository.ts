@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { VersionCondition } from '../common/http/versioned-entity-tag';
@@ -127,13 +128,15 @@ function firstPageStatement(limit: number): PreparedStatement {
   return statement;
 }
 
-/** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
 /** The lexemes of `websearch_to_tsquery('simple', $1)` in its text's order, once per occurrence (quotes undoubled). */
 const SEARCH_TERMS: PreparedStatement = {
   name: 'blogs.search-terms',
   text: `SELECT coalesce(array_agg(replace(t.m[1], '''''', '''') ORDER BY t.n), '{}') AS "terms"
     FROM regexp_matches(websearch_to_tsquery('simple', $1)::text, '''((?:[^'']|'''')*)''', 'g') WITH ORDINALITY t(m, n)`,
 };
+
+/** Search texts whose terms are kept in memory (a text of at most 200 characters each). */
+const SEARCH_TERMS_CACHE_SIZE = 1_000;
 
 const FIND_BY_ID: PreparedStatement = {
   name: 'blogs.find-by-id',
@@ -243,6 +246,9 @@ type ReadSource = 'replica' | 'primary';
  */
 @Injectable()
 export class BlogsRepository {
+  /** A search text's terms never change (the built-in `simple` configuration), so those read once are kept. */
+  private readonly cachedTerms = new LRUCache<string, readonly string[]>({ max: SEARCH_TERMS_CACHE_SIZE });
+
   constructor(
     @InjectRepository(Blog) private readonly blogs: Repository<Blog>,
     private readonly sql: StatementRunner,
@@ -300,9 +306,15 @@ export class BlogsRepository {
     };
   }
 
-  /** The terms (lexemes) `websearch_to_tsquery('simple', q)` searches for, in order, repeats included; none: no word. */
-  async searchTerms(q: string): Promise<string[]> {
+  /**
+   * The terms (lexemes) `websearch_to_tsquery('simple', q)` searches for, in order, repeats included; none: no word.
+   * From memory when `q` was read before.
+   */
+  async searchTerms(q: string): Promise<readonly string[]> {
+    const cached = this.cachedTerms.get(q);
+    if (cached !== undefined) return cached;
     const { rows } = await this.sql.onReplica<{ terms: string[] }>(SEARCH_TERMS, [q]);
+    this.cachedTerms.set(q, rows[0].terms);
     return rows[0].terms;
   }
 

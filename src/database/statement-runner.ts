@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Semaphore, SemaphoreInterface, withTimeout } from 'async-mutex';
+import { Semaphore, withTimeout } from 'async-mutex';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { databaseConfig } from '../config/database.config';
@@ -67,6 +67,10 @@ export class StatementRunner {
   private readonly slowLane = new Semaphore(SLOW_LANE.connections);
   /** Each client's share of the slow lane, while it has a statement there: its semaphore and how many use it. */
   private readonly shares = new Map<string, { readonly semaphore: Semaphore; users: number }>();
+  /** What a read that waited {@link SLOW_LANE}`.maxWaitMs` throws: one error, made once (its stack says nothing). */
+  private readonly slowLaneBusy = new SlowLaneBusyError(
+    `No connection for a slow statement within ${SLOW_LANE.maxWaitMs} ms`,
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -138,13 +142,7 @@ export class StatementRunner {
   /** Runs `work` once `client`'s share (if any), then the slow lane, have room, within one wait of at most `maxWaitMs`. */
   private async inSlowLane<T>(client: string | undefined, work: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + SLOW_LANE.maxWaitMs;
-    const within = (semaphore: SemaphoreInterface): SemaphoreInterface =>
-      withTimeout(
-        semaphore,
-        Math.max(0, deadline - Date.now()),
-        new SlowLaneBusyError(`No connection for a slow statement within ${SLOW_LANE.maxWaitMs} ms`),
-      );
-    if (client === undefined) return within(this.slowLane).runExclusive(work);
+    if (client === undefined) return this.holding(this.slowLane, deadline, work);
     let share = this.shares.get(client);
     if (share === undefined) {
       share = { semaphore: new Semaphore(SLOW_LANE.perClient), users: 0 };
@@ -152,11 +150,20 @@ export class StatementRunner {
     }
     share.users += 1;
     try {
-      return await within(share.semaphore).runExclusive(() => within(this.slowLane).runExclusive(work));
+      return await this.holding(share.semaphore, deadline, () => this.holding(this.slowLane, deadline, work));
     } finally {
       share.users -= 1;
       if (share.users === 0) this.shares.delete(client);
     }
+  }
+
+  /**
+   * Runs `work` holding one unit of `semaphore`; a wait for it ends at `deadline` (epoch ms) with {@link slowLaneBusy}.
+   * A free unit is taken at once, without a timer.
+   */
+  private holding<T>(semaphore: Semaphore, deadline: number, work: () => Promise<T>): Promise<T> {
+    if (!semaphore.isLocked()) return semaphore.runExclusive(work);
+    return withTimeout(semaphore, Math.max(0, deadline - Date.now()), this.slowLaneBusy).runExclusive(work);
   }
 
   /** `statement` in a transaction opened by {@link BEGIN_LONG}; rolled back when it fails. */

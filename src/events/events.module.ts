@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '../database/database.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -10,23 +10,17 @@ import { EventRelayJob } from './event-relay.job';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { OutboxEvent } from './outbox-event.entity';
-import { RelayAfterWrites } from './relay-after-writes.interceptor';
 
 /**
  * Events of any resource: the outbox that each change's transaction writes, the registry of the resources that feature
  * modules register (event-resource.ts), the events job (their `beforeRelay`, the relay that numbers committed events,
- * asked for at once after each write by {@link RelayAfterWrites}), and the change feed `/api/v1/changes`. Exports the feed's service, the registry, the relay and the job, for webhooks.
+ * asked for at once after each write by `relayAfterWrites`, which `setupApp` mounts), and the change feed
+ * `/api/v1/changes`. Exports the feed's service, the registry, the relay and the job, for webhooks.
  */
 @Module({
   imports: [DatabaseModule, DiscoveryModule, JobsModule, TypeOrmModule.forFeature([ChangeEvent, OutboxEvent])],
   controllers: [ChangesController],
-  providers: [
-    EventsService,
-    EventsRepository,
-    EventRegistry,
-    EventRelayJob,
-    { provide: APP_INTERCEPTOR, useClass: RelayAfterWrites },
-  ],
+  providers: [EventsService, EventsRepository, EventRegistry, EventRelayJob],
   exports: [EventsService, EventsRepository, EventRegistry, EventRelayJob],
 })
 export class EventsModule {}

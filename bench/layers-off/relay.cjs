@@ -1,0 +1,2 @@
+'use strict';
+require('../layers-off.cjs')('relay');
