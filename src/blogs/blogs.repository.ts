@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { VersionCondition } from '../common/http/versioned-entity-tag';
+import { OwnedWriteCondition, writableSql, writableValues } from '../common/http/conditional-write';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
@@ -41,9 +41,7 @@ export class SlugTakenError extends Error {
 }
 
 /** The conditions of a write: the owner it requires (undefined: any), the entity-tag states it may change, the clock. */
-export interface WriteCondition {
-  readonly owner: string | undefined;
-  readonly versions: VersionCondition;
+export interface WriteCondition extends OwnedWriteCondition {
   /** The instant that decides whether the blog is scheduled (its tag's variant) and what `now` means. */
   readonly now: Date;
 }
@@ -196,13 +194,8 @@ const INSERT_UNTAGGED: PreparedStatement = {
   SELECT $1, $2, $3, $4, $5, "slug" FROM "free" RETURNING ${BLOG_COLUMNS}, '{}'::text[] AS "tag_names"`,
 };
 
-/**
- * The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at the
- * instant $5.
- */
-const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
-    AND ($3::text[] IS NULL OR ${blogStateSql('$5')} = ANY($3::text[]))
-    AND ($4::text[] IS NULL OR ${blogStateSql('$5')} <> ALL($4::text[]))`;
+/** The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at $5. */
+const WRITABLE = writableSql(blogStateSql('$5'));
 
 /**
  * Sets the fields given in $6-$8 (null: kept), `published_at` as $9 says (`keep`, `draft`, `at` $10, or
@@ -362,8 +355,10 @@ export class BlogsRepository {
   }
 
   /** The parameters $1-$5 of {@link WRITABLE}. */
-  private writable(id: number, { owner, versions, now }: WriteCondition): unknown[] {
-    return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
+  private writable(id: number, condition: WriteCondition): unknown[] {
+    const values = writableValues(id, condition);
+    values.push(condition.now);
+    return values;
   }
 
   /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */

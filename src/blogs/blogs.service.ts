@@ -1,10 +1,11 @@
-import { HttpException, Injectable, InternalServerErrorException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BearerTokenException } from '../auth/bearer-token.exception';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
-import { notFound, preconditionFailed, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import { conditionalWrite } from '../common/http/conditional-write';
+import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
@@ -15,7 +16,7 @@ import { BlogListStatus, blogState } from './blog-status';
 import { BlogVisibility } from './blog-visibility';
 import type { Blog } from './blog.entity';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
-import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
+import { BlogsRepository, SlugTakenError } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
 import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
@@ -189,21 +190,20 @@ export class BlogsService {
     const { title, content, author, slug } = input;
     const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
-    const condition: WriteCondition | undefined = versions ? { owner, versions, now } : undefined;
-    const updated =
-      condition &&
-      (await this.withSlugConflict(() =>
-        this.blogs.update(id, { title, content, author, slug, publication, tags }, condition),
-      ));
-    if (updated) return updated;
-    const refusal = await this.refusal(id, principal, versions, now, 'update');
-    if (refusal) throw refusal;
-    if (publication.requirement) {
-      throw ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true);
-    }
-    // The blog read again meets the preconditions the write did not: a concurrent write came between.
-    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
-    throw new InternalServerErrorException('The update was not stored');
+    return conditionalWrite({
+      ...this.refusalOf(id, principal, now, preconditions),
+      owner,
+      versions,
+      action: 'update',
+      write: (versions) =>
+        this.withSlugConflict(() =>
+          this.blogs.update(id, { title, content, author, slug, publication, tags }, { owner, versions, now }),
+        ),
+      ownRefusal: () =>
+        publication.requirement
+          ? ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true)
+          : undefined,
+    });
   }
 
   /**
@@ -215,13 +215,13 @@ export class BlogsService {
   async remove(id: number, principal: Principal, now: Date, preconditions: WritePreconditions = {}): Promise<void> {
     const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
-    if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
-    const refusal = await this.refusal(id, principal, versions, now, 'delete');
-    if (refusal) throw refusal;
-    // A concurrent write came between the delete and the read again; else only something inside the database (a
-    // trigger, a rule) can refuse an allowed, unconditional delete.
-    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
-    throw new InternalServerErrorException('The blog was not deleted');
+    await conditionalWrite({
+      ...this.refusalOf(id, principal, now, preconditions),
+      owner,
+      versions,
+      action: 'delete',
+      write: (versions) => this.blogs.delete(id, { owner, versions, now }),
+    });
   }
 
   /** A write's slug refusal as 409 naming `slug`. */
@@ -237,22 +237,20 @@ export class BlogsService {
   }
 
   /**
-   * Why a write of blog `id` that changed nothing was refused, as it stands now: 404 (also when `principal` may not
-   * see it, as a read would answer), 403, 412, or undefined.
+   * What a refused write of blog `id` reads again, as it stands now (on the primary: a replica may not have the write
+   * that made this one fail yet): a blog `principal` may not see is gone, as a read would answer.
    */
-  private async refusal(
-    id: number,
-    principal: Principal,
-    versions: ReturnType<typeof versionCondition>,
-    now: Date,
-    action: 'update' | 'delete',
-  ): Promise<HttpException | undefined> {
-    // On the primary: a replica may not have the write that made this one fail yet.
-    const blog = await this.blogs.findById(id, 'primary');
-    const existing =
-      blog && this.visibility.mayRead(blog, principal, now)
-        ? { ownerSub: blog.ownerSub, state: blogState(blog, now) }
-        : null;
-    return writeRefusal(BLOG, { id, existing, owner: blogOwner(principal), versions, action });
+  private refusalOf(id: number, principal: Principal, now: Date, preconditions: WritePreconditions) {
+    return {
+      wording: BLOG,
+      id,
+      conditional: preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined,
+      current: async () => {
+        const blog = await this.blogs.findById(id, 'primary');
+        return blog && this.visibility.mayRead(blog, principal, now)
+          ? { ownerSub: blog.ownerSub, state: blogState(blog, now) }
+          : null;
+      },
+    };
   }
 }

@@ -1,8 +1,9 @@
-import { ConflictException, Injectable, InternalServerErrorException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
-import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import { conditionalWrite } from '../common/http/conditional-write';
+import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
@@ -100,19 +101,21 @@ export class CommentsService {
    */
   async remove(id: number, principal: Principal, now: Date): Promise<void> {
     const reader = this.visibility.reader(principal);
-    const owner = reader ?? undefined;
-    for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
-      if (await this.comments.delete(id, reader, now)) return;
-      // On the primary: a replica may not have the write that made the delete fail yet.
-      const found = await this.comments.findById(id, 'primary');
-      const existing =
-        found && this.visibility.mayRead(found.blog, principal, now)
+    await conditionalWrite({
+      wording: COMMENT,
+      id,
+      owner: reader ?? undefined,
+      action: 'delete',
+      // The blog may become readable between the delete and the read again (published meanwhile): delete again.
+      attempts: DELETE_ATTEMPTS,
+      write: () => this.comments.delete(id, reader, now),
+      current: async () => {
+        // On the primary: a replica may not have the write that made the delete fail yet.
+        const found = await this.comments.findById(id, 'primary');
+        return found && this.visibility.mayRead(found.blog, principal, now)
           ? { ownerSub: found.comment.ownerSub, otherWriterSubs: [found.blog.ownerSub] }
           : null;
-      const refusal = writeRefusal(COMMENT, { id, existing, owner, action: 'delete' });
-      if (refusal) throw refusal;
-      // The blog became readable between the delete and the read (published meanwhile): delete again.
-    }
-    throw new InternalServerErrorException('The comment was not deleted');
+      },
+    });
   }
 }
