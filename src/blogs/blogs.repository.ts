@@ -8,6 +8,7 @@ import { PreparedStatement, StatementRunner } from '../database/statement-runner
 import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
 import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
 import type { TotalRelation } from '../common/paging/list-envelope';
+import { pageOfRows, pageWithTotalSql, perKey } from '../common/paging/page';
 import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
 import { TagsRepository } from '../tags/tags.repository';
 import type { NormalizedTags } from '../tags/tags.service';
@@ -80,6 +81,9 @@ const BLOG_COLUMNS = blogColumns(true);
 /** SQL: the names of a blog row's tags (`tag_names`), looked up only when it has tags. */
 const BLOG_TAG_NAMES = `CASE WHEN cardinality("tag_slugs") = 0 THEN '{}'::text[] ELSE ${tagNames('"tag_slugs"')} END`;
 
+/** The rows of {@link PAGE_WITH_TOTAL}'s page, newest first. */
+const PAGE_ROWS = `SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC`;
+
 /**
  * The page of live blogs at $3 and their total from one snapshot: keys from the nearer end of the index
  * (docs/architecture.md, "The page query").
@@ -95,9 +99,7 @@ const PAGE_WITH_TOTAL: PreparedStatement = {
       LIMIT CASE WHEN $2::int8 * 2 >= (SELECT total FROM c)
         THEN greatest(least($1, (SELECT total FROM c) - $2), 0) ELSE 0 END
       OFFSET greatest((SELECT total FROM c) - $2 - $1, 0)))
-  SELECT c.total, p.* FROM c LEFT JOIN LATERAL (
-    SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC
-  ) p ON true`,
+  ${pageWithTotalSql('c.total', 'c', PAGE_ROWS)}`,
 };
 
 /**
@@ -112,18 +114,8 @@ const firstPage = (limit: number): PreparedStatement => ({
     LIMIT ${Math.trunc(limit)}) p ON true ORDER BY p."created_at" DESC, p."id" DESC`,
 });
 
-/** {@link firstPage}'s statements, made when first used. */
-const FIRST_PAGES = new Map<number, PreparedStatement>();
-
 /** The statement {@link firstPage} of `limit`, made once. */
-function firstPageStatement(limit: number): PreparedStatement {
-  let statement = FIRST_PAGES.get(limit);
-  if (statement === undefined) {
-    statement = firstPage(limit);
-    FIRST_PAGES.set(limit, statement);
-  }
-  return statement;
-}
+const firstPageStatement = perKey(firstPage);
 
 /** PostgreSQL's own answer whether a search text has a word: an empty tsquery (`!!!`, `-`, `""`) has no node. */
 /** The lexemes of `websearch_to_tsquery('simple', $1)` in its text's order, once per occurrence (quotes undoubled). */
@@ -281,15 +273,13 @@ export class BlogsRepository {
   async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
     const { statement, values, lane } = blogListStatement(query);
     const { rows } = await this.sql.onReplica<Row>(statement, values, lane, client);
-    const counted = Number(rows[0]?.total ?? 0);
-    const capped = query.filters.q !== undefined && counted > SEARCH_TOTAL_CAP;
-    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
-    const page = await this.withTagNames(items.slice(0, query.limit));
+    const { items, total, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
+    const capped = query.filters.q !== undefined && total > SEARCH_TOTAL_CAP;
     return {
-      items: page,
-      total: capped ? SEARCH_TOTAL_CAP : counted,
+      items: await this.withTagNames(items),
+      total: capped ? SEARCH_TOTAL_CAP : total,
       totalRelation: capped ? 'gte' : 'eq',
-      more: items.length > query.limit,
+      more,
     };
   }
 

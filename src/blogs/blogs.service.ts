@@ -7,7 +7,6 @@ import { versionCondition } from '../common/http/versioned-entity-tag';
 import { conditionalWrite } from '../common/http/conditional-write';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
-import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
 import { TagsService } from '../tags/tags.service';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, MAX_SEARCH_TERMS, sortOrder } from './blog-list';
@@ -108,32 +107,28 @@ export class BlogsService {
    *   twice, or naming `cursor` when it does not continue this list.
    */
   async list(request: BlogListRequest, principal: Principal | undefined, now: Date): Promise<ListPage<Blog>> {
-    const { limit, sort, cursor, withContent, status, client } = request;
+    const { limit, sort, withContent, status, client } = request;
     if (status !== 'published' && principal === undefined) throw BearerTokenException.missing();
     const owner = status === 'published' || principal === undefined ? undefined : blogOwner(principal);
     const filters = filtersOf(request);
     if (filters.q !== undefined) checkSearchTerms(await this.blogs.searchTerms(filters.q));
     const selection = { ...filters, status };
-    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, selection);
-    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
     const unfiltered = Object.keys(filters).length === 0 && status === 'published';
-    // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
-    const page =
-      unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
-        ? await this.blogs.findPage(limit, offset, now).then((found) => ({
-            ...found,
-            totalRelation: 'eq' as const,
-            more: offset + found.items.length < found.total,
-          }))
-        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now }, client);
-    const last = page.items.at(-1);
-    return {
-      items: page.items,
-      total: page.total,
-      totalRelation: page.totalRelation,
-      offset: after === undefined ? offset : null,
-      nextCursor: page.more && last ? this.cursors.encode(sort, selection, positionAfter(last, sort)) : null,
-    };
+    return this.cursors.page(
+      request,
+      sort,
+      selection,
+      ({ offset, after }) =>
+        // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
+        unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
+          ? this.blogs.findPage(limit, offset, now).then((found) => ({
+              ...found,
+              totalRelation: 'eq' as const,
+              more: offset + found.items.length < found.total,
+            }))
+          : this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now }, client),
+      (blog) => positionAfter(blog, sort),
+    );
   }
 
   /** @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`. */

@@ -5,7 +5,7 @@ import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { conditionalWrite } from '../common/http/conditional-write';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
-import { PAGING } from '../common/paging/paging-query';
+import type { PageRequest } from '../common/paging/page';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
 import type { Comment } from './comment.entity';
 import { BlogGoneError, CommentsRepository } from './comments.repository';
@@ -25,13 +25,6 @@ const COMMENT: ResourceWording = {
 /** How many times a delete runs again when the comment changed hands between its statement and the read after it. */
 const DELETE_ATTEMPTS = 3;
 
-/** A page request of a blog's comments: `offset` or `cursor`, never both. */
-export interface CommentListRequest {
-  readonly limit: number;
-  readonly offset?: number;
-  readonly cursor?: string;
-}
-
 /** The rules of comments: a blog's visibility decides theirs; only live blogs take new ones; who may delete one. */
 @Injectable()
 export class CommentsService {
@@ -48,25 +41,21 @@ export class CommentsService {
    */
   async list(
     blogId: number,
-    request: CommentListRequest,
+    request: PageRequest,
     principal: Principal | undefined,
     now: Date,
   ): Promise<ListPage<Comment>> {
-    const { limit, cursor } = request;
-    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, COMMENT_SORT, { blogId });
-    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
-    const page = await this.comments.findPage(blogId, { limit, offset, after });
-    if (page.blog === null || !this.visibility.mayRead(page.blog, principal, now)) throw notFound(BLOG, blogId);
-    const last = page.items.at(-1);
-    return {
-      items: page.items,
-      total: page.total,
-      offset: after === undefined ? offset : null,
-      nextCursor:
-        page.more && last
-          ? this.cursors.encode(COMMENT_SORT, { blogId }, { id: last.id, value: last.createdAt })
-          : null,
-    };
+    return this.cursors.page(
+      request,
+      COMMENT_SORT,
+      { blogId },
+      async (window) => {
+        const page = await this.comments.findPage(blogId, window);
+        if (page.blog === null || !this.visibility.mayRead(page.blog, principal, now)) throw notFound(BLOG, blogId);
+        return page;
+      },
+      (comment) => ({ id: comment.id, value: comment.createdAt }),
+    );
   }
 
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
