@@ -5,23 +5,19 @@ import { requiredOwner } from '../auth/required-owner';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
 import { conditionalWrite } from '../common/http/conditional-write';
-import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { slugOf } from '../common/text/slug';
 import { TagsService } from '../tags/tags.service';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, MAX_SEARCH_TERMS, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogListStatus, blogState } from './blog-status';
-import { BlogVisibility } from './blog-visibility';
+import { BLOG_WORDING, BlogVisibility } from './blog-visibility';
 import type { Blog } from './blog.entity';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 import { BlogsRepository, SlugTakenError } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
 import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
-
-/** How the errors of the blog resource name it. */
-const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** The slug of a blog whose title has no letter or digit. */
 const FALLBACK_SLUG = 'blog';
@@ -133,15 +129,12 @@ export class BlogsService {
 
   /** @throws NotFoundException when no blog has this id, or `principal` may not see it at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Blog> {
-    const blog = await this.blogs.findById(id);
-    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, id);
-    return blog;
+    return this.visibility.readable(await this.blogs.findById(id), id, principal, now);
   }
 
   /** @throws NotFoundException when no blog has or had this slug, or `principal` may not see it at `now`. */
   async findBySlug(slug: string, principal: Principal | undefined, now: Date): Promise<BlogBySlug> {
-    const blog = await this.blogs.findBySlug(slug);
-    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, slug);
+    const blog = this.visibility.readable(await this.blogs.findBySlug(slug), slug, principal, now);
     return { blog, moved: blog.slug !== slug };
   }
 
@@ -237,7 +230,7 @@ export class BlogsService {
    */
   private refusalOf(id: number, principal: Principal, now: Date, preconditions: WritePreconditions) {
     return {
-      wording: BLOG,
+      wording: BLOG_WORDING,
       id,
       conditional: preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined,
       current: async () => {

@@ -33,7 +33,7 @@ function statementsOf(visibility: BlogVisibility) {
       name: 'comments.insert',
       text: `WITH "blog" AS (SELECT "id", "owner_sub", "published_at" FROM "blogs" WHERE "id" = $1),
       "stored" AS (INSERT INTO "comments" ("blog_id", "author", "body", "owner_sub")
-        SELECT "id", $2, $3, $4 FROM "blog" WHERE "published_at" <= $5
+        SELECT "id", $2, $3, $4 FROM "blog" WHERE ${visibility.liveCondition('"blog"', '$5')}
         RETURNING "id", "blog_id", "author", "body", "owner_sub", "created_at")
       SELECT ${access}, c.* FROM "blog" b LEFT JOIN "stored" c ON true`,
     },

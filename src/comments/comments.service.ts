@@ -11,9 +11,6 @@ import type { Comment } from './comment.entity';
 import { BlogGoneError, CommentsRepository } from './comments.repository';
 import type { CreateCommentDto } from './dto/create-comment.dto';
 
-/** How errors name a blog: as the blog routes do, so that a hidden blog reads like a missing one. */
-const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
-
 /** How errors name a comment. */
 const COMMENT: ResourceWording = {
   title: 'Comment',
@@ -51,7 +48,7 @@ export class CommentsService {
       { blogId },
       async (window) => {
         const page = await this.comments.findPage(blogId, window);
-        if (page.blog === null || !this.visibility.mayRead(page.blog, principal, now)) throw notFound(BLOG, blogId);
+        this.visibility.readable(page.blog, blogId, principal, now);
         return page;
       },
       (comment) => ({ id: comment.id, value: comment.createdAt }),
@@ -75,11 +72,11 @@ export class CommentsService {
     const stored = await this.comments
       .insert({ blogId, author, body, ownerSub: principal.sub }, now)
       .catch((error: unknown) => {
-        if (error instanceof BlogGoneError) throw notFound(BLOG, blogId);
+        if (error instanceof BlogGoneError) throw this.visibility.notFound(blogId);
         throw error;
       });
     if (stored.comment) return stored.comment;
-    if (stored.blog === null || !this.visibility.mayRead(stored.blog, principal, now)) throw notFound(BLOG, blogId);
+    this.visibility.readable(stored.blog, blogId, principal, now);
     throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);
   }
 
