@@ -49,7 +49,7 @@ describe('BlogVisibility', () => {
 
   it('writes the same three clauses in SQL, over the given row and parameters', () => {
     expect(visibility.condition('b', '$2', '$3')).toBe(
-      `(b."published_at" <= $3 OR $2::text IS NULL OR b."owner_sub" = $2)`,
+      `(COALESCE(b."published_at", 'infinity') <= $3 OR $2::text IS NULL OR b."owner_sub" = $2)`,
     );
   });
 
@@ -62,7 +62,7 @@ describe('BlogVisibility', () => {
   });
 
   it('writes the live clause alone for statements that need a live blog', () => {
-    expect(visibility.liveCondition('b', '$5')).toBe('b."published_at" <= $5');
+    expect(visibility.liveCondition('b', '$5')).toBe(`COALESCE(b."published_at", 'infinity') <= $5`);
     expect(visibility.condition('b', '$2', '$5')).toContain(visibility.liveCondition('b', '$5'));
   });
 

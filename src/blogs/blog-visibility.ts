@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
-import { blogStatus } from './blog-status';
+import { blogStatus, liveSql } from './blog-status';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 
 /** How errors name a blog, wherever it is read: a hidden blog reads like a missing one. */
@@ -29,7 +29,7 @@ interface Clause {
 /** Anyone reads a live blog: one published at or before `now`. */
 const LIVE: Clause = {
   holds: (blog, _reader, now) => blogStatus(blog, now) === 'published',
-  sql: (blog, _reader, now) => `${blog}."published_at" <= ${now}`,
+  sql: (blog, _reader, now) => liveSql(now, blog),
 };
 
 /** Who may read a blog (docs/api.md, "Who sees what"): any of these holds. */

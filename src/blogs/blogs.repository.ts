@@ -6,13 +6,13 @@ import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
-import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { blogColumns, blogListStatement, liveTotalSql } from './blog-list-statement';
 import type { TotalRelation } from '../common/paging/list-envelope';
 import { pageOfRows, pageWithTotalSql, perKey } from '../common/paging/page';
 import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
 import { TagsRepository } from '../tags/tags.repository';
 import type { NormalizedTags } from '../tags/tags.service';
-import { BlogListStatus, blogStateSql } from './blog-status';
+import { BlogListStatus, blogStateSql, liveSql } from './blog-status';
 import { Blog } from './blog.entity';
 import type { Publication } from './publication';
 
