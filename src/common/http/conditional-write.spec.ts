@@ -12,21 +12,30 @@ const NOTE: ResourceWording = { title: 'Note', noun: 'note', adminScope: 'notes:
 
 describe('conditionalWrite', () => {
   const alice = { ownerSub: 'alice', state: '3' };
+  /** Alice's update of note 7, without preconditions, that nothing stores, and the note as Alice's. */
+  const NOTE_UPDATE = {
+    wording: NOTE,
+    id: 7,
+    owner: 'alice',
+    action: 'update',
+    versions: {},
+    write: async () => null,
+    current: async () => alice,
+  } as const;
+  /** Alice's delete of note 7, a resource without versions, that deletes nothing. */
+  const NOTE_DELETE = {
+    wording: NOTE,
+    id: 7,
+    owner: 'alice',
+    action: 'delete',
+    write: async () => false,
+    current: async () => ({ ownerSub: 'alice' }),
+  } as const;
 
   it('answers what the write returned, without reading the resource again', async () => {
     const current = jest.fn();
 
-    await expect(
-      conditionalWrite({
-        wording: NOTE,
-        id: 7,
-        owner: 'alice',
-        action: 'update',
-        versions: {},
-        write: async () => 'stored',
-        current,
-      }),
-    ).resolves.toBe('stored');
+    await expect(conditionalWrite({ ...NOTE_UPDATE, write: async () => 'stored', current })).resolves.toBe('stored');
     expect(current).not.toHaveBeenCalled();
   });
 
@@ -34,28 +43,12 @@ describe('conditionalWrite', () => {
     const write = jest.fn().mockResolvedValue(true);
     const versions = { match: ['3'] };
 
-    await conditionalWrite({
-      wording: NOTE,
-      id: 7,
-      owner: 'alice',
-      action: 'delete',
-      versions,
-      write,
-      current: async () => alice,
-    });
+    await conditionalWrite({ ...NOTE_UPDATE, versions, write });
     expect(write).toHaveBeenCalledWith(versions);
     write.mockClear();
-    await expect(
-      conditionalWrite({
-        wording: NOTE,
-        id: 7,
-        owner: 'alice',
-        action: 'delete',
-        versions: null,
-        write,
-        current: async () => alice,
-      }),
-    ).rejects.toThrow(PreconditionFailedException);
+    await expect(conditionalWrite({ ...NOTE_UPDATE, versions: null, write })).rejects.toThrow(
+      PreconditionFailedException,
+    );
     expect(write).not.toHaveBeenCalled();
   });
 
@@ -66,15 +59,7 @@ describe('conditionalWrite', () => {
   ])(
     'reads the resource again after a write that changed nothing: %s',
     async (_case, existing, owner, versions, type, message) => {
-      const refusal = conditionalWrite({
-        wording: NOTE,
-        id: 7,
-        owner,
-        action: 'update',
-        versions,
-        write: async () => null,
-        current: async () => existing,
-      });
+      const refusal = conditionalWrite({ ...NOTE_UPDATE, owner, versions, current: async () => existing });
 
       await expect(refusal).rejects.toThrow(type);
       await expect(refusal).rejects.toThrow(message);
@@ -82,40 +67,23 @@ describe('conditionalWrite', () => {
   );
 
   it("asks the resource's own refusal after 404, 403 and 412, then 412 for a conditional write, then 500", async () => {
-    const base = {
-      wording: NOTE,
-      id: 7,
-      owner: 'alice',
-      action: 'update',
-      versions: {},
-      write: async () => null,
-      current: async () => alice,
-    } as const;
-
-    await expect(conditionalWrite({ ...base, ownRefusal: () => new BadRequestException('own') })).rejects.toThrow(
-      'own',
+    await expect(
+      conditionalWrite({ ...NOTE_UPDATE, ownRefusal: () => new BadRequestException('own') }),
+    ).rejects.toThrow('own');
+    await expect(conditionalWrite({ ...NOTE_UPDATE, conditional: true })).rejects.toThrow(PreconditionFailedException);
+    await expect(conditionalWrite(NOTE_UPDATE)).rejects.toThrow(
+      new InternalServerErrorException('The update was not stored'),
     );
-    await expect(conditionalWrite({ ...base, conditional: true })).rejects.toThrow(PreconditionFailedException);
-    await expect(conditionalWrite(base)).rejects.toThrow(new InternalServerErrorException('The update was not stored'));
   });
 
   it('writes again up to `attempts` times when nothing explains the refusal, then 500 naming the resource', async () => {
     const write = jest.fn().mockResolvedValueOnce(false).mockResolvedValueOnce(true);
-    const current = async () => ({ ownerSub: 'alice' });
 
-    await conditionalWrite({ wording: NOTE, id: 7, owner: 'alice', action: 'delete', attempts: 3, write, current });
+    await conditionalWrite({ ...NOTE_DELETE, attempts: 3, write });
     expect(write).toHaveBeenCalledTimes(2);
-    await expect(
-      conditionalWrite({
-        wording: NOTE,
-        id: 7,
-        owner: 'alice',
-        action: 'delete',
-        attempts: 3,
-        write: async () => false,
-        current,
-      }),
-    ).rejects.toThrow(new InternalServerErrorException('The note was not deleted'));
+    await expect(conditionalWrite({ ...NOTE_DELETE, attempts: 3 })).rejects.toThrow(
+      new InternalServerErrorException('The note was not deleted'),
+    );
   });
 });
 
