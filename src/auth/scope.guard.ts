@@ -2,6 +2,9 @@ import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@
 import { Reflector } from '@nestjs/core';
 import type { Principal } from './principal';
 
+/** The message of the 403 of a route that requires `scope`. */
+export const missingScopeMessage = (scope: string): string => `This operation requires a token with the scope ${scope}`;
+
 /** Metadata key of the scope a route requires (set by {@link RequiredScope}). */
 export const REQUIRED_SCOPE_KEY = 'requiredScope';
 
@@ -22,6 +25,6 @@ export class ScopeGuard implements CanActivate {
     if (scope === undefined) return true;
     const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
     if (principal?.scopes.includes(scope)) return true;
-    throw new ForbiddenException(`This operation requires a token with the scope ${scope}`);
+    throw new ForbiddenException(missingScopeMessage(scope));
   }
 }

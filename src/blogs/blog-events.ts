@@ -66,7 +66,7 @@ export class BlogEvents implements EventPresenter {
     );
   }
 
-  /** Every event of a blog takes back its answers, the lists and its comments. */
+  /** Every event of a blog takes back its answers and the lists. */
   surrogateKeys({ data }: StoredEvent): string[] {
     return blogEventKeys(data.id as number);
   }

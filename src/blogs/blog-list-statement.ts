@@ -1,7 +1,7 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { liveTagCount, scheduledBlogs, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
 import { BlogFilters, BlogSortField, SEARCH_TOTAL_CAP, sortOrder } from './blog-list';
-import type { BlogListStatus } from './blog-status';
+import { BlogListStatus, liveSql } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
 /**
@@ -66,12 +66,6 @@ const FILTER_NAMES = Object.keys(FILTERS) as Filter[];
  */
 const WALKED_SEARCH = (p: string): string =>
   `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', ${p})))`;
-
-/**
- * SQL: the blog is live at the instant `now` (a parameter). Written so that no index serves it: nearly every blog is
- * live, and a planner that walked `published_at` for it would pass over the index of the order or the search.
- */
-export const liveSql = (now: string): string => `COALESCE("published_at", 'infinity') <= ${now}`;
 
 /** Each status's condition at the instant `now()` binds (`any`: none; a draft's needs no instant). */
 const STATUSES: Readonly<Record<Exclude<BlogListStatus, 'any'>, (now: () => string) => string>> = {

@@ -4,5 +4,5 @@ export const BLOG_LISTS_KEY = 'blogs';
 /** `Surrogate-Key` of one blog's answers, by id or slug. */
 export const blogKey = (id: number): string => `blog-${id}`;
 
-/** The keys an event of blog `id` purges: its answers, every list, and its comments' (`comments-<id>`). */
-export const blogEventKeys = (id: number): string[] => [blogKey(id), BLOG_LISTS_KEY, `comments-${id}`];
+/** The keys an event of blog `id` purges: its answers and every list (modules hanging off a blog add theirs). */
+export const blogEventKeys = (id: number): string[] => [blogKey(id), BLOG_LISTS_KEY];

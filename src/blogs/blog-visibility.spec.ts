@@ -1,3 +1,4 @@
+import { NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Principal } from '../auth/principal';
 import { BlogAccess, BlogVisibility } from './blog-visibility';
@@ -48,12 +49,21 @@ describe('BlogVisibility', () => {
 
   it('writes the same three clauses in SQL, over the given row and parameters', () => {
     expect(visibility.condition('b', '$2', '$3')).toBe(
-      `(b."published_at" <= $3 OR $2::text IS NULL OR b."owner_sub" = $2)`,
+      `(COALESCE(b."published_at", 'infinity') <= $3 OR $2::text IS NULL OR b."owner_sub" = $2)`,
     );
   });
 
-  it('writes the live clause alone, the one every reader is given', () => {
-    expect(visibility.liveCondition('b', '$1')).toBe(`b."published_at" <= $1`);
+  it('gives a readable blog back, and refuses a hidden or missing one with the same 404', () => {
+    expect(visibility.readable(BLOGS.draft, 7, READERS.owner, NOW)).toBe(BLOGS.draft);
+    for (const blog of [BLOGS.draft, null]) {
+      expect(() => visibility.readable(blog, 7, READERS.other, NOW)).toThrow(new NotFoundException('Blog 7 not found'));
+    }
+    expect(visibility.notFound('hello').message).toBe('Blog hello not found');
+  });
+
+  it('writes the live clause alone for statements that need a live blog', () => {
+    expect(visibility.liveCondition('b', '$5')).toBe(`b."published_at" <= $5`);
+    expect(visibility.condition('b', '$2', '$5')).toContain(`COALESCE(b."published_at", 'infinity') <= $5`);
   });
 
   it('reads the access of a row from its columns', () => {

@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
-import { blogStatus } from './blog-status';
+import { notFound, ResourceWording } from '../common/http/write-refusal';
+import { blogStatus, liveRangeSql, liveSql } from './blog-status';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
+
+/** How errors name a blog, wherever it is read: a hidden blog reads like a missing one. */
+export const BLOG_WORDING: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** What decides who may read a blog: its owner and when it is published (null: a draft). */
 export interface BlogAccess {
@@ -22,10 +26,10 @@ interface Clause {
   sql(blog: string, reader: string, now: string): string;
 }
 
-/** A live blog: anyone reads it, with or without a token. */
+/** Anyone reads a live blog: one published at or before `now`. */
 const LIVE: Clause = {
   holds: (blog, _reader, now) => blogStatus(blog, now) === 'published',
-  sql: (blog, _reader, now) => `${blog}."published_at" <= ${now}`,
+  sql: (blog, _reader, now) => liveSql(now, blog),
 };
 
 /** Who may read a blog (docs/api.md, "Who sees what"): any of these holds. */
@@ -45,6 +49,20 @@ const CLAUSES: readonly Clause[] = [
  */
 @Injectable()
 export class BlogVisibility {
+  /**
+   * `blog` when `principal` may read it at `now`.
+   * @throws NotFoundException (404 `Blog <id> not found`, as for a missing blog) when it is null or hidden from them.
+   */
+  readable<B extends BlogAccess>(blog: B | null, id: number | string, principal: Principal | undefined, now: Date): B {
+    if (blog === null || !this.mayRead(blog, principal, now)) throw this.notFound(id);
+    return blog;
+  }
+
+  /** 404: no blog `id` (an id or a slug), or one the caller may not read: the two answers are alike. */
+  notFound(id: number | string): NotFoundException {
+    return notFound(BLOG_WORDING, id);
+  }
+
   /** Whether `principal` (undefined: no token) may read `blog` at `now`. */
   mayRead(blog: BlogAccess, principal: Principal | undefined, now: Date): boolean {
     const reader = this.reader(principal);
@@ -67,11 +85,11 @@ export class BlogVisibility {
   }
 
   /**
-   * SQL: the blog row `blog` is live at the parameter `now`, what every reader may read (a range of `published_at`,
-   * which its index serves): for documents that are public whatever the token, such as feeds.
+   * SQL: the blog row `blog` is live at the parameter `now` ({@link liveRangeSql}, which the `published_at` index
+   * serves): what every reader may read, whatever the token (feeds), and what takes comments.
    */
   liveCondition(blog: string, now: string): string {
-    return LIVE.sql(blog, 'NULL', now);
+    return liveRangeSql(now, blog);
   }
 
   /** SQL: the columns of the blog row `blog` that {@link accessOf} reads, for a select list. */

@@ -1,19 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { bodyMediaTypes } from '../common/http/json-content-type';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import {
+  ApiCreatedAt,
+  ApiDeleteById,
+  ApiListPage,
+  ApiPublicOperation,
+  ApiReadById,
+  ApiTokenOperation,
+} from '../openapi/operations';
 import {
   ApiConditionalRead,
   ApiPreconditionHeaders,
@@ -21,8 +17,7 @@ import {
   PRECONDITION_CHECKS,
 } from '../openapi/conditional-request';
 import { ApiIdParam } from '../openapi/id-param';
-import { BEARER_SCHEME } from '../openapi/openapi';
-import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
 import { BLOGS_PATH } from './blog-paths';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
@@ -93,7 +88,7 @@ export const ApiBlogs = (): ClassDecorator => applyDecorators(ApiTags('blogs'), 
 /** OpenAPI of `GET /api/v1/blogs`. */
 export const ApiListBlogs = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'listBlogs',
       summary: 'List, filter and search blogs, newest first by default',
       description:
@@ -102,49 +97,40 @@ export const ApiListBlogs = (): MethodDecorator =>
         'while blogs are created). Every parameter at most once; an unknown or repeated parameter, a bad value, a `q` ' +
         'without a word, `cursor` with `offset`, or a cursor not made by this service for the same filters and ' +
         `\`sort\` is 400 naming the parameter. ${BLOG_READ_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
-    ApiOkResponse({
-      type: BlogListResponse,
-      description: 'One page of blogs with the total, the effective paging and the cursor of the next page.',
-      headers: {
-        ...publicReadHeaders('blogs'),
-        Link: {
-          description:
-            'Only when more blogs follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` ' +
-            'in place of `offset`.',
-          required: false,
-          schema: { type: 'string', example: `<${BLOGS_PATH}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"` },
-        },
-      },
-    }),
+    ApiListPage(
+      BlogListResponse,
+      'blogs',
+      'blogs',
+      `<${BLOGS_PATH}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
+    ),
     ApiErrorResponses(400, 401, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/:id`. */
 export const ApiGetBlog = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
-      operationId: 'getBlog',
-      summary: 'Read one blog',
-      description: BLOG_READ_NOTE,
-      security: OPTIONAL_BEARER,
-    }),
-    ApiIdParam('blog'),
-    ApiConditionalRead(BlogResponse, 'blog', { ...ETAG_HEADER, ...READ_HEADERS }),
+    ApiReadById(
+      { operationId: 'getBlog', summary: 'Read one blog', description: BLOG_READ_NOTE },
+      'blog',
+      BlogResponse,
+      {
+        ...ETAG_HEADER,
+        ...READ_HEADERS,
+      },
+    ),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/slug/:slug`. */
 export const ApiGetBlogBySlug = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'getBlogBySlug',
       summary: 'Read one blog by its slug',
       description:
         'The same answer, headers and visibility as reading by id. A slug the blog had before answers 301 with ' +
         `\`Location\` set to its current slug's path (to those who may see the blog). ${BLOG_READ_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
     ApiParam({
       name: 'slug',
@@ -178,28 +164,20 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
 /** OpenAPI of `POST /api/v1/blogs`. */
 export const ApiCreateBlog = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiTokenOperation({
       operationId: 'createBlog',
       summary: 'Create a blog',
       description:
         "The token's `sub` becomes the owner of the blog (who may update it). Checks run in this order: token (401), " +
         `content type (415), body (400); ${WHILE_READING}`,
     }),
-    ApiBearerAuth(BEARER_SCHEME),
     ApiBody({
       type: CreateBlogDto,
       description:
         '`title`, `content` and `author` (required), optionally `status`, `publishedAt`, `slug` and `tags`; any other property is 400.',
       examples: CREATE_EXAMPLES,
     }),
-    ApiCreatedResponse({
-      type: BlogResponse,
-      description: 'The blog as stored.',
-      headers: {
-        Location: { description: 'The path of the new blog.', schema: { type: 'string', example: `${BLOGS_PATH}/1` } },
-        ...ETAG_HEADER,
-      },
-    }),
+    ApiCreatedAt(BlogResponse, 'blog', `${BLOGS_PATH}/1`, ETAG_HEADER),
     ApiErrorResponses(400, 401, 409, 413, 415, 429, 503),
   );
 
@@ -208,7 +186,7 @@ const WHO_MAY_WRITE = 'Only the owner (the `sub` that created it) or a token wit
 /** OpenAPI of `PUT /api/v1/blogs/:id`. */
 export const ApiUpdateBlog = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiTokenOperation({
       operationId: 'updateBlog',
       summary: 'Replace a blog',
       description:
@@ -219,7 +197,6 @@ export const ApiUpdateBlog = (): MethodDecorator =>
         `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
         PRECONDITION_CHECKS,
     }),
-    ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
     ApiPreconditionHeaders('Update', 'blog'),
     ApiBody({
@@ -235,7 +212,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
 /** OpenAPI of `PATCH /api/v1/blogs/:id`. */
 export const ApiPatchBlog = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiTokenOperation({
       operationId: 'patchBlog',
       summary: 'Change some fields of a blog',
       description:
@@ -247,7 +224,6 @@ export const ApiPatchBlog = (): MethodDecorator =>
         `id (400), content type (415), body (400), existence and visibility (404), ownership (403); ${WHILE_READING} ` +
         PRECONDITION_CHECKS,
     }),
-    ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
     ApiPreconditionHeaders('Change', 'blog'),
     ApiConsumes(...bodyMediaTypes('PATCH')),
@@ -274,18 +250,18 @@ export const ApiPatchBlog = (): MethodDecorator =>
 /** OpenAPI of `DELETE /api/v1/blogs/:id`. */
 export const ApiDeleteBlog = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
-      operationId: 'deleteBlog',
-      summary: 'Delete a blog',
-      description:
-        `${WHO_MAY_WRITE} delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. ` +
-        'Checks run in this order: token (401), id (400), existence and visibility (404), ownership (403). With `If-Match` / ' +
-        '`If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that ' +
-        'does not hold is 412 after ownership; nothing is deleted.',
-    }),
-    ApiBearerAuth(BEARER_SCHEME),
-    ApiIdParam('blog'),
-    ApiPreconditionHeaders('Delete', 'blog'),
-    ApiNoContentResponse({ description: 'Deleted; no body.' }),
+    ApiDeleteById(
+      {
+        operationId: 'deleteBlog',
+        summary: 'Delete a blog',
+        description:
+          `${WHO_MAY_WRITE} delete a blog; afterwards it reads 404 and no list holds it. A request body is not read. ` +
+          'Checks run in this order: token (401), id (400), existence and visibility (404), ownership (403). With `If-Match` / ' +
+          '`If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the id check, and a precondition that ' +
+          'does not hold is 412 after ownership; nothing is deleted.',
+      },
+      'blog',
+      { preconditions: true },
+    ),
     ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),
   );

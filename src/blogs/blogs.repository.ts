@@ -2,17 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { VersionCondition } from '../common/http/versioned-entity-tag';
+import { OwnedWriteCondition, writableSql, writableValues } from '../common/http/conditional-write';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
-import { blogColumns, blogListStatement, liveSql, liveTotalSql } from './blog-list-statement';
+import { blogColumns, blogListStatement, liveTotalSql } from './blog-list-statement';
 import type { TotalRelation } from '../common/paging/list-envelope';
+import { pageOfRows, pageWithTotalSql, perKey } from '../common/paging/page';
 import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
 import { TagsRepository } from '../tags/tags.repository';
 import type { NormalizedTags } from '../tags/tags.service';
-import { BlogListStatus, blogStateSql } from './blog-status';
+import { BlogListStatus, blogStateSql, liveSql } from './blog-status';
 import { Blog } from './blog.entity';
 import type { Publication } from './publication';
 
@@ -42,9 +43,7 @@ export class SlugTakenError extends Error {
 }
 
 /** The conditions of a write: the owner it requires (undefined: any), the entity-tag states it may change, the clock. */
-export interface WriteCondition {
-  readonly owner: string | undefined;
-  readonly versions: VersionCondition;
+export interface WriteCondition extends OwnedWriteCondition {
   /** The instant that decides whether the blog is scheduled (its tag's variant) and what `now` means. */
   readonly now: Date;
 }
@@ -83,6 +82,9 @@ const BLOG_COLUMNS = blogColumns(true);
 /** SQL: the names of a blog row's tags (`tag_names`), looked up only when it has tags. */
 const BLOG_TAG_NAMES = `CASE WHEN cardinality("tag_slugs") = 0 THEN '{}'::text[] ELSE ${tagNames('"tag_slugs"')} END`;
 
+/** The rows of {@link PAGE_WITH_TOTAL}'s page, newest first. */
+const PAGE_ROWS = `SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC`;
+
 /**
  * The page of live blogs at $3 and their total from one snapshot: keys from the nearer end of the index
  * (docs/architecture.md, "The page query").
@@ -98,9 +100,7 @@ const PAGE_WITH_TOTAL: PreparedStatement = {
       LIMIT CASE WHEN $2::int8 * 2 >= (SELECT total FROM c)
         THEN greatest(least($1, (SELECT total FROM c) - $2), 0) ELSE 0 END
       OFFSET greatest((SELECT total FROM c) - $2 - $1, 0)))
-  SELECT c.total, p.* FROM c LEFT JOIN LATERAL (
-    SELECT ${BLOG_COLUMNS} FROM "blogs" WHERE "id" IN (SELECT "id" FROM keys) ORDER BY "created_at" DESC, "id" DESC
-  ) p ON true`,
+  ${pageWithTotalSql('c.total', 'c', PAGE_ROWS)}`,
 };
 
 /**
@@ -115,18 +115,8 @@ const firstPage = (limit: number): PreparedStatement => ({
     LIMIT ${Math.trunc(limit)}) p ON true ORDER BY p."created_at" DESC, p."id" DESC`,
 });
 
-/** {@link firstPage}'s statements, made when first used. */
-const FIRST_PAGES = new Map<number, PreparedStatement>();
-
 /** The statement {@link firstPage} of `limit`, made once. */
-function firstPageStatement(limit: number): PreparedStatement {
-  let statement = FIRST_PAGES.get(limit);
-  if (statement === undefined) {
-    statement = firstPage(limit);
-    FIRST_PAGES.set(limit, statement);
-  }
-  return statement;
-}
+const firstPageStatement = perKey(firstPage);
 
 /** The lexemes of `websearch_to_tsquery('simple', $1)` in its text's order, once per occurrence (quotes undoubled). */
 const SEARCH_TERMS: PreparedStatement = {
@@ -199,13 +189,8 @@ const INSERT_UNTAGGED: PreparedStatement = {
   SELECT $1, $2, $3, $4, $5, "slug" FROM "free" RETURNING ${BLOG_COLUMNS}, '{}'::text[] AS "tag_names"`,
 };
 
-/**
- * The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at the
- * instant $5.
- */
-const WRITABLE = `"id" = $1 AND ($2::text IS NULL OR "owner_sub" = $2)
-    AND ($3::text[] IS NULL OR ${blogStateSql('$5')} = ANY($3::text[]))
-    AND ($4::text[] IS NULL OR ${blogStateSql('$5')} <> ALL($4::text[]))`;
+/** The blog $1 when owned by $2 (null: any owner) in an entity-tag state in $3 and not in $4 (null: any) at $5. */
+const WRITABLE = writableSql(blogStateSql('$5'));
 
 /**
  * Sets the fields given in $6-$8 (null: kept), `published_at` as $9 says (`keep`, `draft`, `at` $10, or
@@ -294,15 +279,13 @@ export class BlogsRepository {
   async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
     const { statement, values, lane } = blogListStatement(query);
     const { rows } = await this.sql.onReplica<Row>(statement, values, lane, client);
-    const counted = Number(rows[0]?.total ?? 0);
-    const capped = query.filters.q !== undefined && counted > SEARCH_TOTAL_CAP;
-    const items = rows.filter((row) => row.id !== null).map((row) => this.toEntity(row));
-    const page = await this.withTagNames(items.slice(0, query.limit));
+    const { items, total, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
+    const capped = query.filters.q !== undefined && total > SEARCH_TOTAL_CAP;
     return {
-      items: page,
-      total: capped ? SEARCH_TOTAL_CAP : counted,
+      items: await this.withTagNames(items),
+      total: capped ? SEARCH_TOTAL_CAP : total,
       totalRelation: capped ? 'gte' : 'eq',
-      more: items.length > query.limit,
+      more,
     };
   }
 
@@ -374,8 +357,10 @@ export class BlogsRepository {
   }
 
   /** The parameters $1-$5 of {@link WRITABLE}. */
-  private writable(id: number, { owner, versions, now }: WriteCondition): unknown[] {
-    return [id, owner ?? null, versions.match ?? null, versions.noneMatch ?? null, now];
+  private writable(id: number, condition: WriteCondition): unknown[] {
+    const values = writableValues(id, condition);
+    values.push(condition.now);
+    return values;
   }
 
   /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */

@@ -1,27 +1,23 @@
-import { HttpException, Injectable, InternalServerErrorException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BearerTokenException } from '../auth/bearer-token.exception';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { versionCondition } from '../common/http/versioned-entity-tag';
-import { notFound, preconditionFailed, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import { conditionalWrite } from '../common/http/conditional-write';
 import type { ListPage } from '../common/paging/list-envelope';
-import { PAGING } from '../common/paging/paging-query';
 import { slugOf } from '../common/text/slug';
 import { TagsService } from '../tags/tags.service';
 import { BlogFilters, BlogListPosition, BlogSort, DEFAULT_BLOG_SORT, MAX_SEARCH_TERMS, sortOrder } from './blog-list';
 import { BlogListCursors } from './blog-list-cursor';
 import { BlogListStatus, blogState } from './blog-status';
-import { BlogVisibility } from './blog-visibility';
+import { BLOG_WORDING, BlogVisibility } from './blog-visibility';
 import type { Blog } from './blog.entity';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
-import { BlogsRepository, SlugTakenError, WriteCondition } from './blogs.repository';
+import { BlogsRepository, SlugTakenError } from './blogs.repository';
 import type { BlogInputDto } from './dto/blog-input.dto';
 import { publicationOnUpdate, publishedAtOnCreate, requirementMessage } from './publication';
 import { SlugTakenException, ValidationProblemException } from '../common/filters/problem-types';
-
-/** How the errors of the blog resource name it (also those of what belongs to a blog, so that they read alike). */
-export const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** The slug of a blog whose title has no letter or digit. */
 const FALLBACK_SLUG = 'blog';
@@ -107,32 +103,28 @@ export class BlogsService {
    *   twice, or naming `cursor` when it does not continue this list.
    */
   async list(request: BlogListRequest, principal: Principal | undefined, now: Date): Promise<ListPage<Blog>> {
-    const { limit, sort, cursor, withContent, status, client } = request;
+    const { limit, sort, withContent, status, client } = request;
     if (status !== 'published' && principal === undefined) throw BearerTokenException.missing();
     const owner = status === 'published' || principal === undefined ? undefined : blogOwner(principal);
     const filters = filtersOf(request);
     if (filters.q !== undefined) checkSearchTerms(await this.blogs.searchTerms(filters.q));
     const selection = { ...filters, status };
-    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, sort, selection);
-    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
     const unfiltered = Object.keys(filters).length === 0 && status === 'published';
-    // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
-    const page =
-      unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
-        ? await this.blogs.findPage(limit, offset, now).then((found) => ({
-            ...found,
-            totalRelation: 'eq' as const,
-            more: offset + found.items.length < found.total,
-          }))
-        : await this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now }, client);
-    const last = page.items.at(-1);
-    return {
-      items: page.items,
-      total: page.total,
-      totalRelation: page.totalRelation,
-      offset: after === undefined ? offset : null,
-      nextCursor: page.more && last ? this.cursors.encode(sort, selection, positionAfter(last, sort)) : null,
-    };
+    return this.cursors.page(
+      request,
+      sort,
+      selection,
+      ({ offset, after }) =>
+        // The hot path: the newest-first offset list has its own statement (docs/architecture.md, "The page query").
+        unfiltered && sort === DEFAULT_BLOG_SORT && after === undefined
+          ? this.blogs.findPage(limit, offset, now).then((found) => ({
+              ...found,
+              totalRelation: 'eq' as const,
+              more: offset + found.items.length < found.total,
+            }))
+          : this.blogs.findList({ filters, sort, limit, offset, after, withContent, status, owner, now }, client),
+      (blog) => positionAfter(blog, sort),
+    );
   }
 
   /**
@@ -145,15 +137,12 @@ export class BlogsService {
     now: Date,
     source: 'replica' | 'primary' = 'replica',
   ): Promise<Blog> {
-    const blog = await this.blogs.findById(id, source);
-    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, id);
-    return blog;
+    return this.visibility.readable(await this.blogs.findById(id, source), id, principal, now);
   }
 
   /** @throws NotFoundException when no blog has or had this slug, or `principal` may not see it at `now`. */
   async findBySlug(slug: string, principal: Principal | undefined, now: Date): Promise<BlogBySlug> {
-    const blog = await this.blogs.findBySlug(slug);
-    if (!blog || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, slug);
+    const blog = this.visibility.readable(await this.blogs.findBySlug(slug), slug, principal, now);
     return { blog, moved: blog.slug !== slug };
   }
 
@@ -197,21 +186,20 @@ export class BlogsService {
     const { title, content, author, slug } = input;
     const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
-    const condition: WriteCondition | undefined = versions ? { owner, versions, now } : undefined;
-    const updated =
-      condition &&
-      (await this.withSlugConflict(() =>
-        this.blogs.update(id, { title, content, author, slug, publication, tags }, condition),
-      ));
-    if (updated) return updated;
-    const refusal = await this.refusal(id, principal, versions, now, 'update');
-    if (refusal) throw refusal;
-    if (publication.requirement) {
-      throw ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true);
-    }
-    // The blog read again meets the preconditions the write did not: a concurrent write came between.
-    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
-    throw new InternalServerErrorException('The update was not stored');
+    return conditionalWrite({
+      ...this.refusalOf(id, principal, now, preconditions),
+      owner,
+      versions,
+      action: 'update',
+      write: (versions) =>
+        this.withSlugConflict(() =>
+          this.blogs.update(id, { title, content, author, slug, publication, tags }, { owner, versions, now }),
+        ),
+      ownRefusal: () =>
+        publication.requirement
+          ? ValidationProblemException.body('/publishedAt', requirementMessage(publication.requirement), true)
+          : undefined,
+    });
   }
 
   /**
@@ -223,13 +211,13 @@ export class BlogsService {
   async remove(id: number, principal: Principal, now: Date, preconditions: WritePreconditions = {}): Promise<void> {
     const owner = blogOwner(principal);
     const versions = versionCondition(id, preconditions);
-    if (versions && (await this.blogs.delete(id, { owner, versions, now }))) return;
-    const refusal = await this.refusal(id, principal, versions, now, 'delete');
-    if (refusal) throw refusal;
-    // A concurrent write came between the delete and the read again; else only something inside the database (a
-    // trigger, a rule) can refuse an allowed, unconditional delete.
-    if (preconditions.ifMatch || preconditions.ifNoneMatch) throw preconditionFailed(BLOG, id);
-    throw new InternalServerErrorException('The blog was not deleted');
+    await conditionalWrite({
+      ...this.refusalOf(id, principal, now, preconditions),
+      owner,
+      versions,
+      action: 'delete',
+      write: (versions) => this.blogs.delete(id, { owner, versions, now }),
+    });
   }
 
   /** A write's slug refusal as 409 naming `slug`. */
@@ -245,22 +233,20 @@ export class BlogsService {
   }
 
   /**
-   * Why a write of blog `id` that changed nothing was refused, as it stands now: 404 (also when `principal` may not
-   * see it, as a read would answer), 403, 412, or undefined.
+   * What a refused write of blog `id` reads again, as it stands now (on the primary: a replica may not have the write
+   * that made this one fail yet): a blog `principal` may not see is gone, as a read would answer.
    */
-  private async refusal(
-    id: number,
-    principal: Principal,
-    versions: ReturnType<typeof versionCondition>,
-    now: Date,
-    action: 'update' | 'delete',
-  ): Promise<HttpException | undefined> {
-    // On the primary: a replica may not have the write that made this one fail yet.
-    const blog = await this.blogs.findById(id, 'primary');
-    const existing =
-      blog && this.visibility.mayRead(blog, principal, now)
-        ? { ownerSub: blog.ownerSub, state: blogState(blog, now) }
-        : null;
-    return writeRefusal(BLOG, { id, existing, owner: blogOwner(principal), versions, action });
+  private refusalOf(id: number, principal: Principal, now: Date, preconditions: WritePreconditions) {
+    return {
+      wording: BLOG_WORDING,
+      id,
+      conditional: preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined,
+      current: async () => {
+        const blog = await this.blogs.findById(id, 'primary');
+        return blog && this.visibility.mayRead(blog, principal, now)
+          ? { ownerSub: blog.ownerSub, state: blogState(blog, now) }
+          : null;
+      },
+    };
   }
 }

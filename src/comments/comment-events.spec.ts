@@ -1,4 +1,4 @@
-import { EventResource } from '../events/event-resource';
+import { EventResource, EventResourceOptions } from '../events/event-resource';
 import { CommentEvents, COMMENT_EVENT_TYPES } from './comment-events';
 
 describe('CommentEvents', () => {
@@ -23,5 +23,13 @@ describe('CommentEvents', () => {
       { id: 41, blogId: 17, author: 'Bob', body: 'Nice post.', createdAt: new Date('2026-11-28T09:00:00.000Z') },
       { id: 41, blogId: 17 },
     ]);
+  });
+
+  it("states that a blog's events purge its comment list, so that blogs need not know comments", () => {
+    const { purgedBy } = Reflect.getMetadata(EventResource.KEY, CommentEvents) as EventResourceOptions;
+    const event = { id: '3', type: 'blog.deleted', occurredAt: new Date(), data: { id: 17, slug: 'hello' } };
+
+    expect(Object.keys(purgedBy ?? {})).toEqual(['blog']);
+    expect(purgedBy?.blog(event)).toEqual(['comments-17']);
   });
 });

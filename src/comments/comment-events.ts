@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventPresenter, EventResource, StoredEvent } from '../events/event-resource';
-import { commentEventKeys } from './comment-surrogate-keys';
+import { blogCommentsKey, commentEventKeys } from './comment-surrogate-keys';
 import { CommentResponse, DeletedCommentResponse } from './dto/comment-response.dto';
 
 /** What a change did to a comment. A blog's deletion takes its comments without events of theirs. */
@@ -15,6 +15,8 @@ export const COMMENT_EVENT_TYPES = ['comment.created', 'comment.deleted'] as con
   types: COMMENT_EVENT_TYPES,
   schemas: [CommentResponse, DeletedCommentResponse],
   description: 'The comment as created; only `id` and `blogId` for `comment.deleted`.',
+  // A blog's events change its comment list too (unpublished, deleted: the list is gone).
+  purgedBy: { blog: ({ data }) => [blogCommentsKey(data.id as number)] },
 })
 @Injectable()
 export class CommentEvents implements EventPresenter {

@@ -1,4 +1,4 @@
-/** `Surrogate-Key` of blog `blogId`'s comment list; the blog's events purge it too. */
+/** `Surrogate-Key` of blog `blogId`'s comment list; the blog's events purge it too (`CommentEvents`' `purgedBy`). */
 export const blogCommentsKey = (blogId: number): string => `comments-${blogId}`;
 
 /** `Surrogate-Key`s of one comment's answer: its own and its blog's comments'. */

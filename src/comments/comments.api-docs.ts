@@ -1,19 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { ApiConditionalRead, entityTagHeader, linkNextHeader } from '../openapi/conditional-request';
+import {
+  ApiCreatedAt,
+  ApiDeleteById,
+  ApiListPage,
+  ApiPublicOperation,
+  ApiReadById,
+  ApiTokenOperation,
+} from '../openapi/operations';
+import { entityTagHeader } from '../openapi/conditional-request';
 import { ApiIdParam } from '../openapi/id-param';
-import { BEARER_SCHEME } from '../openapi/openapi';
-import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
 import { CommentListResponse, CommentResponse } from './dto/comment-response.dto';
 import { CreateCommentDto } from './dto/create-comment.dto';
@@ -57,7 +55,7 @@ export const ApiComments = (): ClassDecorator => applyDecorators(ApiTags('commen
 /** OpenAPI of `GET /api/v1/blogs/:id/comments`. */
 export const ApiListComments = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'listComments',
       summary: "List a blog's comments, oldest first",
       description:
@@ -66,38 +64,33 @@ export const ApiListComments = (): MethodDecorator =>
         'an unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service ' +
         "for this blog's comments is 400 naming the parameter. Checks run in this order: id and query (400), the " +
         `blog (404). ${COMMENT_READ_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
     ApiIdParam('blog'),
-    ApiOkResponse({
-      type: CommentListResponse,
-      description: 'One page of comments with the total, the effective paging and the cursor of the next page.',
-      headers: {
-        ...publicReadHeaders('comments-1'),
-        ...linkNextHeader(`<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`),
-      },
-    }),
+    ApiListPage(
+      CommentListResponse,
+      'comments',
+      'comments-1',
+      `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
+    ),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/comments/:id`. */
 export const ApiGetComment = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
-      operationId: 'getComment',
-      summary: 'Read one comment',
-      description: COMMENT_READ_NOTE,
-      security: OPTIONAL_BEARER,
-    }),
-    ApiIdParam('comment'),
-    ApiConditionalRead(CommentResponse, 'comment', { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') }),
+    ApiReadById(
+      { operationId: 'getComment', summary: 'Read one comment', description: COMMENT_READ_NOTE },
+      'comment',
+      CommentResponse,
+      { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') },
+    ),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
 /** OpenAPI of `POST /api/v1/blogs/:id/comments`. */
 export const ApiCreateComment = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiTokenOperation({
       operationId: 'createComment',
       summary: 'Comment on a blog',
       description:
@@ -106,40 +99,29 @@ export const ApiCreateComment = (): MethodDecorator =>
         'type (415), body (400), the blog exists and the caller may read it (404), it is published (409); body size ' +
         '(413) and malformed JSON (400) are checked while the body is read.',
     }),
-    ApiBearerAuth(BEARER_SCHEME),
     ApiIdParam('blog'),
     ApiBody({
       type: CreateCommentDto,
       description: '`author` and `body`, both required; any other property is 400.',
       examples: { comment: { summary: 'A comment', value: { author: 'Bob', body: 'Nice post.' } } },
     }),
-    ApiCreatedResponse({
-      type: CommentResponse,
-      description: 'The comment as stored.',
-      headers: {
-        Location: {
-          description: 'The path of the new comment.',
-          schema: { type: 'string', example: `${COMMENTS_PATH}/41` },
-        },
-        ...ETAG_HEADER,
-      },
-    }),
+    ApiCreatedAt(CommentResponse, 'comment', `${COMMENTS_PATH}/41`, ETAG_HEADER),
     ApiErrorResponses(400, 401, 404, 409, 413, 415, 429, 503),
   );
 
 /** OpenAPI of `DELETE /api/v1/comments/:id`. */
 export const ApiDeleteComment = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
-      operationId: 'deleteComment',
-      summary: 'Delete a comment',
-      description:
-        "Only the comment's owner (the `sub` that created it), its blog's owner, or a token with scope `blogs:admin` " +
-        'may delete a comment; afterwards it reads 404. A request body is not read. Checks run in this order: token ' +
-        '(401), id (400), the comment exists and the caller may read its blog (404), who asks (403).',
-    }),
-    ApiBearerAuth(BEARER_SCHEME),
-    ApiIdParam('comment'),
-    ApiNoContentResponse({ description: 'Deleted; no body.' }),
+    ApiDeleteById(
+      {
+        operationId: 'deleteComment',
+        summary: 'Delete a comment',
+        description:
+          "Only the comment's owner (the `sub` that created it), its blog's owner, or a token with scope `blogs:admin` " +
+          'may delete a comment; afterwards it reads 404. A request body is not read. Checks run in this order: token ' +
+          '(401), id (400), the comment exists and the caller may read its blog (404), who asks (403).',
+      },
+      'comment',
+    ),
     ApiErrorResponses(400, 401, 403, 404, 429, 503),
   );

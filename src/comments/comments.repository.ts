@@ -4,6 +4,7 @@ import { PreparedStatement, StatementRunner } from '../database/statement-runner
 import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
 import { Comment } from './comment.entity';
+import { FetchedPage, pageOfRows, pageWithTotalSql, PageWindow, perKey } from '../common/paging/page';
 
 /** A comment's columns, of the row `c`. */
 const COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
@@ -16,10 +17,12 @@ function statementsOf(visibility: BlogVisibility) {
   const access = visibility.columns('b');
   /** SQL: blog $1 and its comment count, with the page of its comments that `where` and `paging` select, oldest first. */
   const page = (where: string, paging: string): string =>
-    `SELECT ${access}, COALESCE((SELECT "n" FROM "comment_counts" WHERE "blog_id" = $1), 0) AS "total", p.*
-    FROM "blogs" b LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM "comments" c WHERE c."blog_id" = b."id"${where}
-      ORDER BY c."created_at", c."id" ${paging}) p ON true
-    WHERE b."id" = $1 ORDER BY p."created_at", p."id"`;
+    pageWithTotalSql(
+      `${access}, COALESCE((SELECT "n" FROM "comment_counts" WHERE "blog_id" = $1), 0) AS "total"`,
+      `"blogs" b`,
+      `SELECT ${COLUMNS} FROM "comments" c WHERE c."blog_id" = b."id"${where} ORDER BY c."created_at", c."id" ${paging}`,
+      ` WHERE b."id" = $1 ORDER BY p."created_at", p."id"`,
+    );
   return {
     /**
      * Stores the comment ($2 author, $3 body, $4 owner) on blog $1 only if it is live at $5, in one statement that also
@@ -30,7 +33,7 @@ function statementsOf(visibility: BlogVisibility) {
       name: 'comments.insert',
       text: `WITH "blog" AS (SELECT "id", "owner_sub", "published_at" FROM "blogs" WHERE "id" = $1),
       "stored" AS (INSERT INTO "comments" ("blog_id", "author", "body", "owner_sub")
-        SELECT "id", $2, $3, $4 FROM "blog" WHERE "published_at" <= $5
+        SELECT "id", $2, $3, $4 FROM "blog" WHERE ${visibility.liveCondition('"blog"', '$5')}
         RETURNING "id", "blog_id", "author", "body", "owner_sub", "created_at")
       SELECT ${access}, c.* FROM "blog" b LEFT JOIN "stored" c ON true`,
     },
@@ -86,19 +89,9 @@ export interface CommentInsert {
   readonly comment: Comment | null;
 }
 
-/** A page of a blog's comments: the blog (null: none), the page, its blog's comment count, whether more follow. */
-export interface CommentPage {
+/** A page of a blog's comments and the blog (null: none). */
+export interface CommentPage extends FetchedPage<Comment> {
   readonly blog: BlogAccess | null;
-  readonly items: readonly Comment[];
-  readonly total: number;
-  readonly more: boolean;
-}
-
-/** A page as {@link CommentsRepository.findPage} reads it: `limit` comments after `offset` of them, or after `after`. */
-export interface CommentPageQuery {
-  readonly limit: number;
-  readonly offset: number;
-  readonly after?: CommentListPosition;
 }
 
 /** The comment's blog was deleted while the insert ran (its foreign key refused the row). */
@@ -116,14 +109,17 @@ type ReadSource = 'replica' | 'primary';
 @Injectable()
 export class CommentsRepository {
   private readonly statements: ReturnType<typeof statementsOf>;
-  /** The page statements by rows read and keyset ({@link pageStatement}), made when first used. */
-  private readonly pages = new Map<string, PreparedStatement>();
+  /** The statements of a first page, and of a cursor's page, by rows read, made when first used. */
+  private readonly firstPages: (rows: number) => PreparedStatement;
+  private readonly pagesAfter: (rows: number) => PreparedStatement;
 
   constructor(
     private readonly sql: StatementRunner,
     private readonly visibility: BlogVisibility,
   ) {
     this.statements = statementsOf(visibility);
+    this.firstPages = perKey((rows) => this.statements.pageOf(rows, false));
+    this.pagesAfter = perKey((rows) => this.statements.pageOf(rows, true));
   }
 
   /**
@@ -154,33 +150,16 @@ export class CommentsRepository {
   }
 
   /** A page of blog `blogId`'s comments, oldest first (`createdAt`, then `id`), its exact total and the blog. */
-  async findPage(blogId: number, { limit, offset, after }: CommentPageQuery): Promise<CommentPage> {
+  async findPage(blogId: number, { limit, offset, after }: PageWindow<CommentListPosition>): Promise<CommentPage> {
     const { rows } =
       after !== undefined
-        ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, true), [blogId, after.value, after.id])
+        ? await this.sql.onReplica<Row>(this.pagesAfter(limit + 1), [blogId, after.value, after.id])
         : offset === 0
-          ? await this.sql.onReplica<Row>(this.pageStatement(limit + 1, false), [blogId])
+          ? await this.sql.onReplica<Row>(this.firstPages(limit + 1), [blogId])
           : await this.sql.onReplica<Row>(this.statements.pageAtOffset, [blogId, limit + 1, offset]);
     if (rows.length === 0) return { blog: null, items: [], total: 0, more: false };
     // A blog without comments (or a page past them) is the LEFT JOIN's one row without a comment.
-    const items = rows.filter((row) => row.id !== null).map(commentOf);
-    return {
-      blog: this.visibility.accessOf(rows[0]),
-      items: items.slice(0, limit),
-      total: Number(rows[0].total),
-      more: items.length > limit,
-    };
-  }
-
-  /** The statement of a first page (or, `after`, a cursor's page) of `rows` rows, made once. */
-  private pageStatement(rows: number, after: boolean): PreparedStatement {
-    const key = `${rows}:${after}`;
-    let statement = this.pages.get(key);
-    if (statement === undefined) {
-      statement = this.statements.pageOf(rows, after);
-      this.pages.set(key, statement);
-    }
-    return statement;
+    return { blog: this.visibility.accessOf(rows[0]), ...pageOfRows(rows, limit, commentOf) };
   }
 
   /**

@@ -1,17 +1,15 @@
-import { ConflictException, Injectable, InternalServerErrorException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
-import { notFound, ResourceWording, writeRefusal } from '../common/http/write-refusal';
+import { conditionalWrite } from '../common/http/conditional-write';
+import { notFound, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
-import { PAGING } from '../common/paging/paging-query';
+import type { PageRequest } from '../common/paging/page';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
 import type { Comment } from './comment.entity';
 import { BlogGoneError, CommentsRepository } from './comments.repository';
 import type { CreateCommentDto } from './dto/create-comment.dto';
-
-/** How errors name a blog: as the blog routes do, so that a hidden blog reads like a missing one. */
-const BLOG: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
 /** How errors name a comment. */
 const COMMENT: ResourceWording = {
@@ -23,13 +21,6 @@ const COMMENT: ResourceWording = {
 
 /** How many times a delete runs again when the comment changed hands between its statement and the read after it. */
 const DELETE_ATTEMPTS = 3;
-
-/** A page request of a blog's comments: `offset` or `cursor`, never both. */
-export interface CommentListRequest {
-  readonly limit: number;
-  readonly offset?: number;
-  readonly cursor?: string;
-}
 
 /** The rules of comments: a blog's visibility decides theirs; only live blogs take new ones; who may delete one. */
 @Injectable()
@@ -47,25 +38,21 @@ export class CommentsService {
    */
   async list(
     blogId: number,
-    request: CommentListRequest,
+    request: PageRequest,
     principal: Principal | undefined,
     now: Date,
   ): Promise<ListPage<Comment>> {
-    const { limit, cursor } = request;
-    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, COMMENT_SORT, { blogId });
-    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
-    const page = await this.comments.findPage(blogId, { limit, offset, after });
-    if (page.blog === null || !this.visibility.mayRead(page.blog, principal, now)) throw notFound(BLOG, blogId);
-    const last = page.items.at(-1);
-    return {
-      items: page.items,
-      total: page.total,
-      offset: after === undefined ? offset : null,
-      nextCursor:
-        page.more && last
-          ? this.cursors.encode(COMMENT_SORT, { blogId }, { id: last.id, value: last.createdAt })
-          : null,
-    };
+    return this.cursors.page(
+      request,
+      COMMENT_SORT,
+      { blogId },
+      async (window) => {
+        const page = await this.comments.findPage(blogId, window);
+        this.visibility.readable(page.blog, blogId, principal, now);
+        return page;
+      },
+      (comment) => ({ id: comment.id, value: comment.createdAt }),
+    );
   }
 
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
@@ -85,11 +72,11 @@ export class CommentsService {
     const stored = await this.comments
       .insert({ blogId, author, body, ownerSub: principal.sub }, now)
       .catch((error: unknown) => {
-        if (error instanceof BlogGoneError) throw notFound(BLOG, blogId);
+        if (error instanceof BlogGoneError) throw this.visibility.notFound(blogId);
         throw error;
       });
     if (stored.comment) return stored.comment;
-    if (stored.blog === null || !this.visibility.mayRead(stored.blog, principal, now)) throw notFound(BLOG, blogId);
+    this.visibility.readable(stored.blog, blogId, principal, now);
     throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);
   }
 
@@ -100,19 +87,21 @@ export class CommentsService {
    */
   async remove(id: number, principal: Principal, now: Date): Promise<void> {
     const reader = this.visibility.reader(principal);
-    const owner = reader ?? undefined;
-    for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
-      if (await this.comments.delete(id, reader, now)) return;
-      // On the primary: a replica may not have the write that made the delete fail yet.
-      const found = await this.comments.findById(id, 'primary');
-      const existing =
-        found && this.visibility.mayRead(found.blog, principal, now)
+    await conditionalWrite({
+      wording: COMMENT,
+      id,
+      owner: reader ?? undefined,
+      action: 'delete',
+      // The blog may become readable between the delete and the read again (published meanwhile): delete again.
+      attempts: DELETE_ATTEMPTS,
+      write: () => this.comments.delete(id, reader, now),
+      current: async () => {
+        // On the primary: a replica may not have the write that made the delete fail yet.
+        const found = await this.comments.findById(id, 'primary');
+        return found && this.visibility.mayRead(found.blog, principal, now)
           ? { ownerSub: found.comment.ownerSub, otherWriterSubs: [found.blog.ownerSub] }
           : null;
-      const refusal = writeRefusal(COMMENT, { id, existing, owner, action: 'delete' });
-      if (refusal) throw refusal;
-      // The blog became readable between the delete and the read (published meanwhile): delete again.
-    }
-    throw new InternalServerErrorException('The comment was not deleted');
+      },
+    });
   }
 }

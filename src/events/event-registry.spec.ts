@@ -104,6 +104,27 @@ describe('EventRegistry', () => {
     expect(() => registry.surrogateKeys(stored('9', 'note.created'))).toThrow(/note/);
   });
 
+  it("adds the keys of the resources that hang off an event's resource, after its own", async () => {
+    const Notes = presenter('NoteEvents', {
+      resource: 'note',
+      types: ['note.created'],
+      purgedBy: { blog: ({ data }) => [`notes-${String(data.id)}`] },
+    });
+    const { registry } = await start([Blogs], [Comments], [Notes]);
+
+    expect(registry.surrogateKeys(stored('8', 'blog.deleted'))).toEqual(['blog-8', 'notes-8']);
+    expect(registry.surrogateKeys(stored('7', 'comment.created'))).toEqual(['comment-7']);
+    expect(registry.surrogateKeys(stored('6', 'note.created'))).toEqual(['note-6']);
+  });
+
+  it('refuses to start when a resource hangs off one that no module registered', async () => {
+    const Notes = presenter('NoteEvents', { resource: 'note', types: ['note.created'], purgedBy: { page: () => [] } });
+
+    await expect(start([Blogs], [Notes])).rejects.toThrow(
+      'Event resource note hangs off page, which no module registered',
+    );
+  });
+
   it("runs every resource's beforeRelay", async () => {
     const { registry, get } = await start([Blogs], [Comments]);
 

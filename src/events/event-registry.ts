@@ -50,15 +50,28 @@ export class EventRegistry implements OnModuleInit {
   private resources: readonly RegisteredResource[] = [];
   private readonly byResource = new Map<string, RegisteredResource>();
   private readonly typeSet = new Set<string>();
+  /** By resource: the keys other resources' answers hang off its events ({@link EventResourceOptions.purgedBy}). */
+  private readonly dependents = new Map<string, ((event: StoredEvent) => readonly string[])[]>();
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  /** @throws Error when two providers register the same resource or type (see {@link discoverEventResources}). */
+  /**
+   * @throws Error when two providers register the same resource or type (see {@link discoverEventResources}), or a
+   *   resource's `purgedBy` names a resource no module registered.
+   */
   onModuleInit(): void {
     this.resources = discoverEventResources(this.discovery);
     for (const resource of this.resources) {
       this.byResource.set(resource.options.resource, resource);
       for (const type of resource.options.types) this.typeSet.add(type);
+    }
+    for (const { options } of this.resources) {
+      for (const [other, keys] of Object.entries(options.purgedBy ?? {})) {
+        if (!this.byResource.has(other)) {
+          throw new Error(`Event resource ${options.resource} hangs off ${other}, which no module registered`);
+        }
+        this.dependents.set(other, [...(this.dependents.get(other) ?? []), keys]);
+      }
     }
   }
 
@@ -78,13 +91,16 @@ export class EventRegistry implements OnModuleInit {
   }
 
   /**
-   * The `Surrogate-Key`s that `event` changes, from its resource's presenter.
+   * The `Surrogate-Key`s that `event` changes: its resource's presenter's, then those of the resources that hang off it.
    * @throws Error for an event whose resource no module registered.
    */
   surrogateKeys(event: StoredEvent): readonly string[] {
-    const presenter = this.byResource.get(resourceOf(event.type))?.presenter;
-    if (presenter === undefined) throw new Error(`No module registered the events of ${resourceOf(event.type)}`);
-    return presenter.surrogateKeys(event);
+    const resource = resourceOf(event.type);
+    const presenter = this.byResource.get(resource)?.presenter;
+    if (presenter === undefined) throw new Error(`No module registered the events of ${resource}`);
+    const dependents = this.dependents.get(resource);
+    const own = presenter.surrogateKeys(event);
+    return dependents === undefined ? own : [...own, ...dependents.flatMap((keys) => keys(event))];
   }
 
   /**

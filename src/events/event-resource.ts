@@ -12,6 +12,11 @@ export interface EventResourceOptions {
   readonly schemas: readonly Type<unknown>[];
   /** OpenAPI description of the payload: which shape goes with which type. */
   readonly description: string;
+  /**
+   * The `Surrogate-Key`s of this resource's public answers that another resource's events change, by that resource:
+   * a comment list hangs off its blog, so comments state `{ blog: (event) => ['comments-<blog id>'] }`.
+   */
+  readonly purgedBy?: Readonly<Record<string, (event: StoredEvent) => readonly string[]>>;
 }
 
 /** An event as stored: `data` is the JSON its writer put in the outbox. */

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { ApiTokenResource, missingScope } from '../openapi/operations';
 import { ChangePageResponse } from './dto/change-page.dto';
 import { EVENTS_READ_SCOPE } from './events.constants';
 
@@ -10,14 +11,11 @@ const ApiErrorResponses = defineApiErrorResponses({
     description: 'The query (unknown or repeated parameter, a bad `after` or `limit`) is invalid.',
     example: ['after must be an event id: decimal digits without sign or leading zeros, at most 2^63 - 1'],
   },
-  403: {
-    description: `The token lacks the scope \`${EVENTS_READ_SCOPE}\`.`,
-    example: `This operation requires a token with the scope ${EVENTS_READ_SCOPE}`,
-  },
+  403: missingScope(EVENTS_READ_SCOPE),
 });
 
 /** OpenAPI of the change feed controller as a whole. */
-export const ApiChangesResource = (): ClassDecorator => applyDecorators(ApiTags('changes'), ApiBearerAuth());
+export const ApiChangesResource = (): ClassDecorator => ApiTokenResource('changes');
 
 /** OpenAPI of `GET /api/v1/changes`. */
 export const ApiListChanges = (): MethodDecorator =>

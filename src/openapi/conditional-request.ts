@@ -49,13 +49,13 @@ export const PRECONDITION_CHECKS =
   'With `If-Match` / `If-None-Match` (RFC 9110 §13.1), a malformed value is 400 after the body checks, and a ' +
   'precondition that does not hold is 412 after ownership; nothing is changed. Without them the last writer wins.';
 
-/** The `Link` header of a page that has a next one (RFC 8288); `example` is such a link. */
-export function linkNextHeader(example: string): ResponseHeaders {
+/** The `Link` header of a page that has a next one (RFC 8288); `example` is such a link, `plural` what the list holds. */
+export function linkNextHeader(example: string, plural = 'items'): ResponseHeaders {
   return {
     Link: {
       description:
-        'Only when more items follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in ' +
-        'place of `offset`.',
+        `Only when more ${plural} follow: \`<path?query>; rel="next"\` (RFC 8288), the same parameters with \`cursor\` ` +
+        'in place of `offset`.',
       required: false,
       schema: { type: 'string', example },
     },

@@ -3,10 +3,10 @@ import type { ConfigType } from '@nestjs/config';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
 import { blogState } from '../blogs/blog-status';
-import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
+import { BLOG_WORDING, BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
 import type { Blog } from '../blogs/blog.entity';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
-import { BLOG, BlogsService } from '../blogs/blogs.service';
+import { BlogsService } from '../blogs/blogs.service';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { meetsVersionCondition, versionCondition } from '../common/http/versioned-entity-tag';
 import { notFound, preconditionFailed, ResourceWording } from '../common/http/write-refusal';
@@ -106,7 +106,7 @@ export class RevisionsService implements OnApplicationBootstrap {
     if (found.current && found.blog) {
       const state = blogState({ publishedAt: found.blog.publishedAt, version: found.blogVersion }, now);
       if (!meetsVersionCondition(versionCondition(blogId, preconditions), state)) {
-        throw preconditionFailed(BLOG, blogId);
+        throw preconditionFailed(BLOG_WORDING, blogId);
       }
       return this.blogs.findOne(blogId, principal, now, 'primary');
     }
@@ -124,11 +124,11 @@ export class RevisionsService implements OnApplicationBootstrap {
     principal: Principal,
     now: Date,
   ): asserts blog is BlogAccess {
-    if (blog === null || !this.visibility.mayRead(blog, principal, now)) throw notFound(BLOG, blogId);
+    if (blog === null || !this.visibility.mayRead(blog, principal, now)) throw this.visibility.notFound(blogId);
     const owner = requiredOwner(principal, BLOGS_ADMIN_SCOPE);
     if (owner !== undefined && owner !== blog.ownerSub) {
       throw new ForbiddenException(
-        `Only the owner of this ${BLOG.noun} (the token subject that created it) or a ${BLOGS_ADMIN_SCOPE} token may ` +
+        `Only the owner of this ${BLOG_WORDING.noun} (the token subject that created it) or a ${BLOGS_ADMIN_SCOPE} token may ` +
           'read or restore its revisions',
       );
     }

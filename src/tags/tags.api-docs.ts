@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SLUG_PATTERN } from '../common/text/slug';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { ApiListPage, ApiPublicOperation } from '../openapi/operations';
+import { publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { TagListResponse, TagResponse } from './dto/tag-response.dto';
 import { TAG_LIMITS } from './tag-limits';
 
@@ -25,31 +26,25 @@ export const ApiTagsResource = (): ClassDecorator => applyDecorators(ApiTags('ta
 /** OpenAPI of `GET /api/v1/tags`. */
 export const ApiListTags = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'listTags',
       summary: 'List the tags of published blogs, most used first by default',
       description:
         `Only tags with at least one published blog are listed; \`total\` counts them. ${COUNTED} Paging by ` +
         '`limit` and `offset` only: there is no `cursor`. Every parameter at most once; an unknown or repeated ' +
         `parameter or a bad value is 400 naming the parameter. ${READ_ACCESS_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
-    ApiOkResponse({
-      type: TagListResponse,
-      description: 'One page of tags with the total and the effective paging.',
-      headers: publicReadHeaders('blogs'),
-    }),
+    ApiListPage(TagListResponse, 'tags', 'blogs'),
     ApiErrorResponses(400, 401, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/tags/:slug`. */
 export const ApiGetTag = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'getTag',
       summary: 'Read one tag with the number of its published blogs',
       description: `${COUNTED} A tag without a published blog is 404. ${READ_ACCESS_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
     ApiParam({
       name: 'slug',

@@ -1,6 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Counter, Gauge } from 'prom-client';
-import { OwnedMetrics } from '../metrics/owned-metrics';
+import { Injectable } from '@nestjs/common';
+import { BacklogMetrics } from '../metrics/backlog-metrics';
 
 /** Names of the webhook metrics. */
 export const WEBHOOK_METRICS = {
@@ -15,40 +14,26 @@ export const WEBHOOK_METRICS = {
  * not run the jobs, so that a scrape never waits for the database); registered while the module lives.
  */
 @Injectable()
-export class WebhookMetrics extends OwnedMetrics implements OnModuleInit {
-  private attempts?: Counter<'outcome'>;
-  private depth?: Gauge;
-  private oldest?: Gauge;
+export class WebhookMetrics extends BacklogMetrics {
+  constructor() {
+    super({
+      outcomes: {
+        name: WEBHOOK_METRICS.attempts,
+        help: 'Webhook delivery attempts made by this process, by outcome (a 2xx answer within 10 s is a success).',
+      },
+      pending: {
+        name: WEBHOOK_METRICS.depth,
+        help: 'Webhook deliveries not yet made nor given up (the queue depth, all processes together), as last read.',
+      },
+      oldest: {
+        name: WEBHOOK_METRICS.oldest,
+        help: 'Age in seconds of the oldest webhook delivery not yet made nor given up (0 when none), as last read.',
+      },
+    });
+  }
 
   /** Counts one attempt. */
   attempted(ok: boolean): void {
-    this.attempts?.inc({ outcome: ok ? 'success' : 'failure' });
-  }
-
-  /** Records the backlog as just read: `depth` deliveries pending, the oldest `oldestSeconds` old. */
-  backlog(depth: number, oldestSeconds: number): void {
-    this.depth?.set(depth);
-    this.oldest?.set(oldestSeconds);
-  }
-
-  onModuleInit(): void {
-    const { attempts, depth, oldest } = WEBHOOK_METRICS;
-    this.attempts = this.own(Counter, {
-      name: attempts,
-      help: 'Webhook delivery attempts made by this process, by outcome (a 2xx answer within 10 s is a success).',
-      labelNames: ['outcome'],
-    });
-    this.depth = this.own(Gauge, {
-      name: depth,
-      help: 'Webhook deliveries not yet made nor given up (the queue depth, all processes together), as last read.',
-    });
-    this.oldest = this.own(Gauge, {
-      name: oldest,
-      help: 'Age in seconds of the oldest webhook delivery not yet made nor given up (0 when none), as last read.',
-    });
-  }
-
-  protected override released(): void {
-    this.attempts = this.depth = this.oldest = undefined;
+    this.outcomes?.inc({ outcome: ok ? 'success' : 'failure' });
   }
 }

@@ -1,14 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { ApiTokenResource, missingScope } from '../openapi/operations';
 import { WebhookAttemptListResponse } from './dto/webhook-attempt-response.dto';
 import { CreatedWebhookResponse, WebhookListResponse, WebhookResponse } from './dto/webhook-response.dto';
 import { WEBHOOKS_ADMIN_SCOPE } from './webhooks.constants';
@@ -19,17 +12,14 @@ const ApiErrorResponses = defineApiErrorResponses({
     description: 'The body or the id is invalid, or the URL may not receive webhooks.',
     example: ["url's host resolves to a private address (10.0.0.7)"],
   },
-  403: {
-    description: `The token lacks the scope \`${WEBHOOKS_ADMIN_SCOPE}\`.`,
-    example: `This operation requires a token with the scope ${WEBHOOKS_ADMIN_SCOPE}`,
-  },
+  403: missingScope(WEBHOOKS_ADMIN_SCOPE),
   404: { description: 'There is no webhook with this id.', example: 'Webhook 0b5c8a36-… not found' },
 });
 
 const ID = ApiParam({ name: 'id', format: 'uuid', description: 'The webhook’s id.' });
 
 /** OpenAPI of the webhooks controller as a whole. */
-export const ApiWebhooks = (): ClassDecorator => applyDecorators(ApiTags('webhooks'), ApiBearerAuth());
+export const ApiWebhooks = (): ClassDecorator => ApiTokenResource('webhooks');
 
 /** OpenAPI of `POST /api/v1/webhooks`. */
 export const ApiCreateWebhook = (): MethodDecorator =>

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Facts of the code that the documentation states in words, checked against the code.
@@ -14,5 +14,42 @@ describe('documentation facts', () => {
     const created = block.search(new RegExp(`^createdb .*\\b${database}\\b`, 'm'));
     expect(created).toBeGreaterThanOrEqual(0);
     expect(created).toBeLessThan(block.indexOf('DATABASE_URL='));
+  });
+});
+
+/** The TypeScript files under src/ whose name ends with `suffix`. */
+const sourcesEndingWith = (suffix: string): string[] =>
+  readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith(suffix))
+    .map((path) => read(join('src', path)));
+
+/** The section of docs/api.md under the heading `## <title>`, up to the next `## `. */
+const apiSection = (title: string): string => read('docs/api.md').split(`\n## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
+
+describe('docs/api.md names what the modules register', () => {
+  // Each module declares its events and its cache keys; the API description lists them for clients.
+  const types = sourcesEndingWith('-events.ts').flatMap((source) =>
+    [...source.matchAll(/_EVENT_TYPES = \[([^\]]*)\]/g)].flatMap(([, list]) => list.match(/[a-z_]+\.[a-z_]+/g) ?? []),
+  );
+  const keys = sourcesEndingWith('-surrogate-keys.ts').flatMap((source) => [
+    ...[...source.matchAll(/`([a-z][a-z-]*)-\$\{/g)].map(([, prefix]) => `\`${prefix}-<`),
+    ...[...source.matchAll(/_KEY = '([a-z-]+)'/g)].map(([, key]) => `\`${key}\``),
+  ]);
+
+  it('finds the event types and keys of blogs and comments', () => {
+    expect(types).toEqual(expect.arrayContaining(['blog.created', 'comment.deleted']));
+    expect(keys).toEqual(expect.arrayContaining(['`blog-<', '`comments-<', '`comment-<', '`blogs`']));
+  });
+
+  it('"Change feed" names every event type', () => {
+    const feed = apiSection('Change feed');
+
+    expect(types.filter((type) => !feed.includes(`\`${type}\``))).toEqual([]);
+  });
+
+  it('"Caching" names every surrogate key', () => {
+    const caching = apiSection('Caching');
+
+    expect(keys.filter((key) => !caching.includes(key))).toEqual([]);
   });
 });

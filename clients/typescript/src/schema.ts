@@ -3293,7 +3293,7 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Public answers only: the space-separated keys under which caches are purged after a change. */
                     "Surrogate-Key"?: string;
-                    /** @description Only when more items follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
+                    /** @description Only when more comments follow: `<path?query>; rel="next"` (RFC 8288), the same parameters with `cursor` in place of `offset`. */
                     Link?: string;
                     [name: string]: unknown;
                 };

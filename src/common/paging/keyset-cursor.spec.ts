@@ -135,3 +135,44 @@ describe('KeysetCursors', () => {
     ]);
   });
 });
+
+describe('KeysetCursors.page', () => {
+  const cursors = listOf('notes');
+  const at = (id: number): { id: number; createdAt: Date } => ({ id, createdAt: new Date(Date.UTC(2026, 0, id)) });
+  const positionOf = (item: { id: number; createdAt: Date }): Position => ({ id: item.id, value: item.createdAt });
+
+  it('reads from the offset (0 by default) and makes the next cursor from the last item when more follow', async () => {
+    const fetch = jest.fn().mockResolvedValue({ items: [at(1), at(2)], total: 5, more: true });
+
+    const page = await cursors.page({ limit: 2 }, 'createdAt', 7, fetch, positionOf);
+
+    expect(fetch).toHaveBeenCalledWith({ limit: 2, offset: 0, after: undefined });
+    expect(page).toMatchObject({ items: [at(1), at(2)], total: 5, offset: 0 });
+    expect(cursors.decode(page.nextCursor!, 'createdAt', 7)).toEqual(positionOf(at(2)));
+  });
+
+  it('continues after a cursor, with a null offset, and has no next cursor on the last page', async () => {
+    const cursor = cursors.encode('createdAt', 7, positionOf(at(2)));
+    const fetch = jest.fn().mockResolvedValue({ items: [at(3)], total: 3, totalRelation: 'eq', more: false });
+
+    const page = await cursors.page({ limit: 2, cursor }, 'createdAt', 7, fetch, positionOf);
+
+    expect(fetch).toHaveBeenCalledWith({ limit: 2, offset: 0, after: positionOf(at(2)) });
+    expect(page).toEqual({ items: [at(3)], total: 3, totalRelation: 'eq', offset: null, nextCursor: null });
+  });
+
+  it('refuses a cursor of another scope before reading', async () => {
+    const fetch = jest.fn();
+
+    await expect(
+      cursors.page(
+        { limit: 2, cursor: cursors.encode('createdAt', 8, positionOf(at(2))) },
+        'createdAt',
+        7,
+        fetch,
+        positionOf,
+      ),
+    ).rejects.toThrow(BadRequestException);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

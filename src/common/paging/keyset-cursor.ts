@@ -1,4 +1,7 @@
 import { CursorSigner, queryDigest } from './cursor-signer';
+import type { ListPage } from './list-envelope';
+import type { FetchedPage, PageRequest, PageWindow } from './page';
+import { PAGING } from './paging-query';
 import { ValidationProblemException } from '../filters/problem-types';
 
 const invalidCursor = (message: string): ValidationProblemException =>
@@ -97,6 +100,32 @@ export class KeysetCursors<Sort extends string, Position, Scope> {
     }
     if (payload.f !== this.digest(sort, scope)) throw invalidCursor(this.format.otherScope);
     return position;
+  }
+
+  /**
+   * A page of the list that `sort` and `scope` select, from `request`'s `offset` (default 0) or after its `cursor`:
+   * `fetch` reads it from that window, and `positionOf` gives the position after the page's last item for `nextCursor`.
+   * @throws BadRequestException naming `cursor` as {@link decode} does; what `fetch` throws.
+   */
+  async page<T>(
+    request: PageRequest,
+    sort: Sort,
+    scope: Scope,
+    fetch: (window: PageWindow<Position>) => Promise<FetchedPage<T>>,
+    positionOf: (item: T) => Position,
+  ): Promise<ListPage<T>> {
+    const { limit, cursor } = request;
+    const after = cursor === undefined ? undefined : this.decode(cursor, sort, scope);
+    const offset = after === undefined ? (request.offset ?? PAGING.defaultOffset) : 0;
+    const { items, total, totalRelation, more } = await fetch({ limit, offset, after });
+    const last = items.at(-1);
+    return {
+      items,
+      total,
+      totalRelation,
+      offset: after === undefined ? offset : null,
+      nextCursor: more && last !== undefined ? this.encode(sort, scope, positionOf(last)) : null,
+    };
   }
 
   /** The position a payload of this version holds, or undefined when its sort or key does not fit. */

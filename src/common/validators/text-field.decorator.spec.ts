@@ -50,3 +50,32 @@ describe('@TextField()', () => {
     });
   });
 });
+
+/** A body with an optional text field, as a merge patch has them. */
+class TaggedNoteDto {
+  @TextField({ max: 20, optional: true, description: 'A label.', example: 'news' })
+  readonly label?: string;
+}
+
+describe('@TextField({ optional: true })', () => {
+  const pipes = globalPipesFor({ type: 'body', metatype: TaggedNoteDto });
+
+  it('passes a body without the field, and the field under its rules', async () => {
+    await expect(pipes.runPipes({})).resolves.toEqual({});
+    await expect(pipes.runPipes({ label: 'news' })).resolves.toEqual({ label: 'news' });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['null', null, 'label should not be null or undefined'],
+    ['a number', 7, 'label must be a string'],
+    ['21 code points', 'a'.repeat(21), 'label must be 1 to 20 characters long'],
+  ])('refuses %s as a required field would', async (_name, label, message) => {
+    await expect(pipes.messagesOf({ label })).resolves.toEqual([message]);
+  });
+
+  it('documents the field as not required', () => {
+    const schema: unknown = Reflect.getMetadata('swagger/apiModelProperties', TaggedNoteDto.prototype, 'label');
+
+    expect(schema).toMatchObject({ type: String, required: false, maxLength: 20 });
+  });
+});
