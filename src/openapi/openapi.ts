@@ -23,7 +23,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       'List, read, create, update and delete blog entries over JSON/HTTP. Writes need a bearer token (JWT, HS256); ' +
         'reads need one only when the service runs with `READS_REQUIRE_AUTH=true`. ' +
         '`/api/blogs…` and `/v1/blogs…` are aliases of the `/api/v1/blogs…` paths documented here. ' +
-        'Every error answers `{statusCode, error, message}`.\n\n' +
+        'Every error is a problem details object (RFC 9457, `application/problem+json`) that keeps `statusCode`, ' +
+        '`error` and `message`.\n\n' +
         'To try the writes here, press **Authorize** and paste a token (without `Bearer `): the one a development ' +
         "service logs at start-up when `JWT_SECRET` is not set, or, with the service's `JWT_SECRET` in the " +
         'environment, one from `npm run -s token -- --sub alice` (add `--scope blogs:admin` to change any blog). ' +
