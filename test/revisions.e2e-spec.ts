@@ -351,6 +351,20 @@ describe('revisions (e2e)', () => {
       expectJsonError(await list(id, auth(owner)), 404);
     });
 
+    it('a write outside the service that keeps the version rewrites that revision instead of failing', async () => {
+      const owner = sub('alice');
+      const { id } = (await create(owner)).body as BlogBody;
+      const second = await patch(id, owner, { title: 'Second' });
+      await t.dataSource.query(`UPDATE "blogs" SET "title" = 'By hand', "author" = 'Hand' WHERE "id" = $1`, [id]);
+
+      expect(await stored(id)).toEqual([
+        { version: 1, seq: 1 },
+        { version: versionOf(second), seq: 2 },
+      ]);
+      const revision = await read(id, versionOf(second), auth(owner)).expect(200);
+      expect(revision.body).toMatchObject({ title: 'By hand', author: 'Hand', changed: ['title', 'author'] });
+    });
+
     it('a restore with an Idempotency-Key runs once; its replay answers the same', async () => {
       const owner = sub('alice');
       const created = await create(owner);

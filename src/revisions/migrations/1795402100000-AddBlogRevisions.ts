@@ -25,26 +25,38 @@ const TABLES = [
 /** SQL: `changed` of a revision that has none before it. */
 const ALL = `ARRAY[${KEPT.map(([name]) => `'${name}'`).join(', ')}]`;
 
-/** SQL: the names of the properties whose columns differ between `OLD` and `NEW`. */
-const CHANGED = `array_remove(ARRAY[${KEPT.map(
-  ([name, column]) => `CASE WHEN NEW."${column}" IS DISTINCT FROM OLD."${column}" THEN '${name}' END`,
-).join(', ')}], NULL)`;
+/** SQL: the names of the properties whose columns differ between the row `before` and `NEW`. */
+const changedSince = (before: string): string =>
+  `array_remove(ARRAY[${KEPT.map(
+    ([name, column]) => `CASE WHEN NEW."${column}" IS DISTINCT FROM ${before}."${column}" THEN '${name}' END`,
+  ).join(', ')}], NULL)`;
 
 /**
  * The trigger function: keeps `NEW` as the blog's next revision, then deletes those past the newest `kept`. `seq`
  * numbers a blog's revisions 1, 2, … without gaps, so that the prune deletes by one index range, whatever the blog's
- * history (docs/performance.md, "Revisions").
+ * history (docs/performance.md, "Revisions"). A write that changed the text but kept the version (SQL outside the
+ * service) rewrites that version's revision instead of adding one.
  */
 const KEEP_REVISION = `CREATE FUNCTION "blogs_keep_revision"() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE
     "v_previous" integer;
+    "v_previous_version" integer;
   BEGIN
-    SELECT r."seq" INTO "v_previous" FROM "blog_revisions" r WHERE r."blog_id" = NEW."id" ORDER BY r."seq" DESC LIMIT 1;
+    SELECT r."seq", r."version" INTO "v_previous", "v_previous_version" FROM "blog_revisions" r
+      WHERE r."blog_id" = NEW."id" ORDER BY r."seq" DESC LIMIT 1;
+    IF "v_previous_version" = NEW."version" THEN
+      UPDATE "blog_revisions" r SET "title" = NEW."title", "content" = NEW."content", "author" = NEW."author",
+        "tag_slugs" = NEW."tag_slugs", "created_at" = NEW."updated_at",
+        "changed" = coalesce((SELECT ${changedSince('p')} FROM "blog_revisions" p
+          WHERE p."blog_id" = NEW."id" AND p."seq" = "v_previous" - 1), ${ALL})
+        WHERE r."blog_id" = NEW."id" AND r."seq" = "v_previous";
+      RETURN NULL;
+    END IF;
     INSERT INTO "blog_revisions"
       ("blog_id", "version", "seq", "title", "content", "author", "tag_slugs", "created_at", "changed")
     VALUES (NEW."id", NEW."version", coalesce("v_previous", 0) + 1, NEW."title", NEW."content", NEW."author",
       NEW."tag_slugs", CASE WHEN TG_OP = 'INSERT' THEN NEW."created_at" ELSE NEW."updated_at" END,
-      CASE WHEN TG_OP = 'INSERT' OR "v_previous" IS NULL THEN ${ALL} ELSE ${CHANGED} END);
+      CASE WHEN TG_OP = 'INSERT' OR "v_previous" IS NULL THEN ${ALL} ELSE ${changedSince('OLD')} END);
     DELETE FROM "blog_revisions" WHERE "blog_id" = NEW."id"
       AND "seq" <= coalesce("v_previous", 0) + 1 - (SELECT "kept" FROM "revision_settings");
     RETURN NULL;
