@@ -47,8 +47,8 @@ export const THROUGHPUT_CHECK = {
 };
 
 /**
- * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, throughput?: { minimum, scenarios: string[], why },
- * scenarios: { <scenario>: { budget, of?, why } } }`; with `of` (another scenario of the file), the budget bounds
+ * bench/budget.json: `{ tolerance, release?: { ref, tolerance, why }, throughput?: { minimum, scenarios: string[],
+ * minimums?: { <scenario>: { minimum, why } }, why }, scenarios: { <scenario>: { budget, of?, why } } }`; with `of` (another scenario of the file), the budget bounds
  * {@link relativeRatio} itself, without the tolerance; `throughput` needs `release`.
  * @throws when the file is missing, or a budget, a tolerance or the minimum is not a positive number
  */
@@ -68,6 +68,13 @@ export function readBudget(file = new URL('budget.json', import.meta.url)) {
       throughput.scenarios.length === 0)
   ) {
     throw new Error(`${file}: throughput needs release, a positive minimum and scenarios`);
+  }
+  for (const [name, entry] of Object.entries(throughput?.minimums ?? {})) {
+    if (!throughput.scenarios.includes(name) || !positive(entry.minimum) || typeof entry.why !== 'string') {
+      throw new Error(
+        `${file}: throughput.minimums.${name} needs a scenario of throughput, a positive minimum and why`,
+      );
+    }
   }
   for (const [name, entry] of Object.entries(budget.scenarios ?? {})) {
     if (!positive(entry.budget)) throw new Error(`${file}: ${name}.budget must be a positive number`);
@@ -184,8 +191,10 @@ export function checkBudget(step, budget, names, releaseName) {
  */
 export function checkThroughput(step, budget, names, releaseName) {
   const { minimum } = budget.throughput;
+  const minimumOf = (name) => budget.throughput.minimums?.[name]?.minimum ?? minimum;
+  const own = names.filter((name) => minimumOf(name) !== minimum).map((name) => `${name} ${minimumOf(name)}`);
   const lines = [
-    `Throughput on ${THROUGHPUT_CHECK.connections} connections, service ÷ ${releaseName} req/s (median of the rounds' ratios), at least ${minimum} (bench/budget.json, throughput):`,
+    `Throughput on ${THROUGHPUT_CHECK.connections} connections, service ÷ ${releaseName} req/s (median of the rounds' ratios), at least ${minimum}${own.length > 0 ? ` (${own.join(', ')})` : ''} (bench/budget.json, throughput):`,
     '',
     `${'scenario'.padEnd(18)} ${'service'.padStart(8)} ${'release'.padStart(8)} ${'ratio'.padStart(6)}  result  (each round's ratio)`,
   ];
@@ -199,7 +208,7 @@ export function checkThroughput(step, budget, names, releaseName) {
       ? 'FAIL (not run)'
       : !served
         ? 'skipped (the release serves none)'
-        : ratio >= minimum
+        : ratio >= minimumOf(name)
           ? 'ok'
           : 'FAIL';
     if (result.startsWith('FAIL')) failing.push(name);

@@ -12,7 +12,7 @@ type Scenario = Record<string, { rounds: Run[] }>;
 interface Budget {
   tolerance: number;
   release?: { ref: string; tolerance: number };
-  throughput?: { minimum: number; scenarios: string[] };
+  throughput?: { minimum: number; scenarios: string[]; minimums?: Record<string, { minimum: number; why: string }> };
   scenarios: Record<string, { budget: number; of?: string }>;
 }
 type Verdict = { lines: string[]; ok: boolean; failing: string[] };
@@ -147,6 +147,20 @@ describe('bench/check.mjs', () => {
     expect([verdict.ok, verdict.failing]).toEqual(result === 'FAIL' ? [false, ['delete']] : [true, []]);
   });
 
+  it.each<[string, number, string]>([
+    ['at its own minimum', 300, 'ok'],
+    ['below its own minimum', 290, 'FAIL'],
+  ])('checkThroughput, a scenario with a minimum of its own (0.6): %s', (_name, rps, result) => {
+    const budget: Budget = {
+      ...BUDGET,
+      throughput: { ...BUDGET.throughput!, minimums: { delete: { minimum: 0.6, why: 'priced' } } },
+    };
+    const scenario = { service: rates(rps, rps, rps), [RELEASE]: rates(500, 500, 500) };
+    const verdict = check.checkThroughput({ scenarios: { delete: scenario } }, budget, ['delete'], RELEASE);
+    expect(verdict.lines[0]).toContain('at least 0.8 (delete 0.6)');
+    expect(verdict.lines.find((line) => line.startsWith('delete'))).toMatch(new RegExp(`\\s${result}  \\(`));
+  });
+
   it.each<[string, Record<string, Scenario>, boolean, string]>([
     ['one the release does not serve is skipped', { 'comment-create': { service: rates(500) } }, true, 'skipped'],
     ['one not run fails', {}, false, 'FAIL (not run)'],
@@ -161,6 +175,11 @@ describe('bench/check.mjs', () => {
     ['a throughput half without a release', { release: undefined }, 'throughput needs release'],
     ['a minimum of 0', { throughput: { minimum: 0, scenarios: ['delete'] } }, 'throughput needs release'],
     ['no throughput scenarios', { throughput: { minimum: 0.8, scenarios: [] } }, 'throughput needs release'],
+    [
+      'a minimum of its own for a scenario the half does not run',
+      { throughput: { minimum: 0.8, scenarios: ['delete'], minimums: { update: { minimum: 0.6, why: 'x' } } } },
+      'throughput.minimums.update',
+    ],
   ])('readBudget: %s', (_name, change, error) => {
     const shipped = join(ROOT, 'bench', 'budget.json');
     const dir = mkdtempSync(join(tmpdir(), 'bench-budget-'));
