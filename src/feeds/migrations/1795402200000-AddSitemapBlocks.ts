@@ -6,9 +6,17 @@ const BLOCK = 1000;
 /** Rows per block; each connection adds to the row of its backend pid modulo this, as `blog_counts` does. */
 const SHARDS = 16;
 
+/**
+ * The first key of the advisory locks of blocks (the second is the block): a write to a block holds its lock shared, a
+ * recount exclusive, so that a recount counts after every write in flight and no write falls between its count and
+ * its rows.
+ */
+const BLOCK_LOCKS = 1795402200;
+
 /** SQL: adds blog `row` (not a draft) to its block's row of this connection, `n` by `added` (0 or 1). */
 const addRow = (row: string, added: string): string =>
-  `INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
+  `PERFORM pg_advisory_xact_lock_shared(${BLOCK_LOCKS}, (${row}."id" - 1) / ${BLOCK});
+   INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
      VALUES ((${row}."id" - 1) / ${BLOCK}, pg_backend_pid() % ${SHARDS}, ${added}, ${row}."updated_at")
    ON CONFLICT ("block", "shard") DO UPDATE SET "n" = "sitemap_blocks"."n" + EXCLUDED."n",
      "updated_at" = greatest("sitemap_blocks"."updated_at", EXCLUDED."updated_at")`;
@@ -35,8 +43,8 @@ export class AddSitemapBlocks1795402200000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE FUNCTION "sitemap_block_recount"("b" integer) RETURNS void LANGUAGE plpgsql AS $$
       BEGIN
-        -- The locks first: the count below then sees every write to the block that committed before it.
-        PERFORM FROM "sitemap_blocks" WHERE "block" = "b" ORDER BY "shard" FOR UPDATE;
+        -- The lock first: the writes in flight to the block commit before the count below, later ones wait for it.
+        PERFORM pg_advisory_xact_lock(${BLOCK_LOCKS}, "b");
         DELETE FROM "sitemap_blocks" WHERE "block" = "b" AND "shard" <> 0;
         INSERT INTO "sitemap_blocks" ("block", "shard", "n", "updated_at")
           SELECT "b", 0, count(*), max(r."updated_at") FROM "blogs" r
