@@ -25,7 +25,7 @@ const addRow = (row: string, added: string): string =>
  * The sitemap index's summary of the blogs, `sitemap_blocks` (docs/architecture.md, "Feeds and sitemaps"): per block
  * of 1000 ids and shard, the blogs that are not drafts and their newest `updated_at`, kept by row triggers that fire
  * only for such blogs. A create or an update adds to its shard; a delete, or a blog made a draft again, counts its
- * block anew (at most 1000 rows by primary key) under the locks of all its rows, so the newest `updated_at` stays exact.
+ * block anew (at most 1000 rows by primary key) under the block's advisory lock (exclusive; writes hold it shared), so the newest `updated_at` stays exact.
  */
 export class AddSitemapBlocks1795402200000 implements MigrationInterface {
   name = 'AddSitemapBlocks1795402200000';
