@@ -1,7 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { bodyMediaTypes } from '../common/http/json-content-type';
-import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import {
+  changedError,
+  defineApiErrorResponses,
+  notFoundError,
+  notOwnerError,
+} from '../openapi/api-error-responses.decorator';
 import {
   ApiCreatedAt,
   ApiDeleteById,
@@ -20,6 +25,7 @@ import { ApiIdParam } from '../openapi/id-param';
 import { publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../common/text/slug';
 import { BLOGS_PATH } from './blog-paths';
+import { BLOG_WORDING } from './blog-visibility';
 import { BlogListResponse, BlogResponse } from './dto/blog-response.dto';
 import { CreateBlogDto } from './dto/create-blog.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
@@ -27,29 +33,23 @@ import { UpdateBlogDto } from './dto/update-blog.dto';
 
 /** The error answers of the blog operations: the shared ones and the blogs' 403, 404 and 412. */
 const ApiErrorResponses = defineApiErrorResponses({
-  403: {
-    description:
-      'The token is valid but its subject may not do this: the blog is published and another subject owns it (a ' +
+  403: notOwnerError(
+    BLOG_WORDING,
+    'update it',
+    'The token is valid but its subject may not do this: the blog is published and another subject owns it (a ' +
       'draft or scheduled blog the caller may not see is 404).',
-    example: 'Only the owner of this blog (the token subject that created it) or a blogs:admin token may update it',
-  },
-  404: {
-    description:
-      'No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin.',
-    example: 'Blog 42 not found',
-  },
+  ),
+  404: notFoundError(
+    BLOG_WORDING,
+    42,
+    'No blog has this id (or slug), or it is a draft or scheduled and the caller is neither its owner nor admin.',
+  ),
   409: {
     description: "The `slug` is another blog's current slug. Nothing was changed.",
     example: "slug is another blog's slug: choose another one",
     problemType: 'slug-taken',
   },
-  412: {
-    description:
-      'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the blog changed since its ' +
-      '`ETag` was read. Nothing was changed.',
-    example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
-    problemType: 'precondition-failed',
-  },
+  412: changedError(BLOG_WORDING, 7),
 });
 
 /** The read-access note, and who sees drafts and scheduled blogs. */

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { BLOG_WORDING } from '../blogs/blog-visibility';
+import { defineApiErrorResponses, notFoundError, notOwnerError } from '../openapi/api-error-responses.decorator';
 import {
   ApiCreatedAt,
   ApiDeleteById,
@@ -13,25 +14,24 @@ import { entityTagHeader } from '../openapi/conditional-request';
 import { ApiIdParam } from '../openapi/id-param';
 import { publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
 import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
+import { COMMENT_WORDING } from './comments.service';
 import { CommentListResponse, CommentResponse } from './dto/comment-response.dto';
 import { CreateCommentDto } from './dto/create-comment.dto';
 
 /** The error answers of the comment operations: the shared ones and the comments' 403, 404 and 409. */
 const ApiErrorResponses = defineApiErrorResponses({
-  403: {
-    description:
-      "The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its " +
+  403: notOwnerError(
+    COMMENT_WORDING,
+    'delete it',
+    "The token is valid but its subject may not delete this comment: it is neither the comment's owner, nor its " +
       "blog's owner, nor `blogs:admin`.",
-    example:
-      'Only the owner of this comment (the token subject that created it), the owner of its blog or a blogs:admin ' +
-      'token may delete it',
-  },
-  404: {
-    description:
-      'No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another ' +
+  ),
+  404: notFoundError(
+    BLOG_WORDING,
+    17,
+    'No blog (or comment) has this id, or the caller may not read the blog (a draft or scheduled blog of another ' +
       'owner): the same answer.',
-    example: 'Blog 17 not found',
-  },
+  ),
   409: {
     description: 'The blog is a draft or scheduled (the caller may read it): only a published blog takes comments.',
     example: 'Blog 17 is not published: only a published blog takes comments',

@@ -12,7 +12,7 @@ import { BlogGoneError, CommentsRepository } from './comments.repository';
 import type { CreateCommentDto } from './dto/create-comment.dto';
 
 /** How errors name a comment. */
-const COMMENT: ResourceWording = {
+export const COMMENT_WORDING: ResourceWording = {
   title: 'Comment',
   noun: 'comment',
   adminScope: BLOGS_ADMIN_SCOPE,
@@ -58,7 +58,7 @@ export class CommentsService {
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Comment> {
     const found = await this.comments.findById(id);
-    if (found === null || !this.visibility.mayRead(found.blog, principal, now)) throw notFound(COMMENT, id);
+    if (found === null || !this.visibility.mayRead(found.blog, principal, now)) throw notFound(COMMENT_WORDING, id);
     return found.comment;
   }
 
@@ -88,7 +88,7 @@ export class CommentsService {
   async remove(id: number, principal: Principal, now: Date): Promise<void> {
     const reader = this.visibility.reader(principal);
     await conditionalWrite({
-      wording: COMMENT,
+      wording: COMMENT_WORDING,
       id,
       owner: reader ?? undefined,
       action: 'delete',

@@ -10,11 +10,12 @@ import {
 } from '../common/filters/all-exceptions.filter';
 import { PROBLEM_TYPES, ProblemTypeName } from '../common/filters/problem-types';
 import { MAX_BODY_BYTES } from '../common/http/json-body.reader';
+import { notFound, notOwner, preconditionFailed, ResourceWording } from '../common/http/write-refusal';
 import { JSON_CHARSET, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-content-type';
 import { Problem } from './problem.dto';
 
 /** An error status an operation documents: when it happens, an example message, and its problem type if any. */
-interface ApiError {
+export interface ApiError {
   readonly description: string;
   readonly example: string | readonly string[];
   readonly problemType?: ProblemTypeName;
@@ -135,6 +136,26 @@ export function defineApiErrorResponses<S extends number>(
   const errors: Readonly<Record<number, ApiError>> = { ...SHARED_API_ERRORS, ...own };
   return (...statuses) => applyDecorators(...statuses.map((status) => ApiProblemResponse(status, errors[status])));
 }
+
+/** The 403 of a write that only the owners of a `wording` resource may make; the example says `what` as the service does ("update it"). */
+export const notOwnerError = (wording: ResourceWording, what: string, description: string): ApiError => ({
+  description,
+  example: notOwner(wording, what).message,
+});
+
+/** The 404 of a `wording` resource `id` that is missing or hidden from the caller, in the service's words. */
+export const notFoundError = (wording: ResourceWording, id: number, description: string): ApiError => ({
+  description,
+  example: notFound(wording, id).message,
+});
+
+/** The 412 of a write to a `wording` resource `id` whose `If-Match` / `If-None-Match` does not hold. */
+export const changedError = (
+  wording: ResourceWording,
+  id: number,
+  description = 'A precondition does not hold (`If-Match` / `If-None-Match`, RFC 9110 §13.1): the ' +
+    `${wording.noun} changed since its \`ETag\` was read. Nothing was changed.`,
+): ApiError => ({ description, example: preconditionFailed(wording, id).message, problemType: 'precondition-failed' });
 
 /** `ApiErrorResponses(...statuses)` of the shared errors alone, for operations with none of their own. */
 export const ApiErrorResponses = defineApiErrorResponses({});

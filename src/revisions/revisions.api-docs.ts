@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BlogResponse } from '../blogs/dto/blog-response.dto';
-import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { BLOG_WORDING } from '../blogs/blog-visibility';
+import { changedError, defineApiErrorResponses, notOwnerError } from '../openapi/api-error-responses.decorator';
 import { ApiPreconditionHeaders, entityTagHeader, linkNextHeader } from '../openapi/conditional-request';
 import { ApiIdParam, idParamOptions } from '../openapi/id-param';
 import { BEARER_SCHEME } from '../openapi/openapi';
@@ -10,27 +11,24 @@ import { blogRevisionsPath } from './revision-paths';
 
 /** The error answers of the revision operations: the shared ones and the revisions' 403, 404 and 412. */
 const ApiErrorResponses = defineApiErrorResponses({
-  403: {
-    description:
-      'The token is valid and the caller may read the blog (it is published), but is neither its owner nor ' +
+  403: notOwnerError(
+    BLOG_WORDING,
+    'read or restore its revisions',
+    'The token is valid and the caller may read the blog (it is published), but is neither its owner nor ' +
       '`blogs:admin`.',
-    example:
-      'Only the owner of this blog (the token subject that created it) or a blogs:admin token may read or restore ' +
-      'its revisions',
-  },
+  ),
   404: {
     description:
       'No blog has this id, or the caller may not read it (a draft or scheduled blog of another owner): the same ' +
       'answer; or, for an owner, the blog keeps no such revision (older ones than the newest `REVISIONS_KEPT` are gone).',
     example: 'Revision 3 of blog 7 not found',
   },
-  412: {
-    description:
-      'Restore only: `If-Match` names another version of the blog than its current one, or `If-None-Match` its ' +
+  412: changedError(
+    BLOG_WORDING,
+    7,
+    'Restore only: `If-Match` names another version of the blog than its current one, or `If-None-Match` its ' +
       'current one (RFC 9110 §13.1). Nothing was restored.',
-    example: 'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
-    problemType: 'precondition-failed',
-  },
+  ),
 });
 
 /** Who may use revisions, and the order of the checks every revision operation makes. */

@@ -1,4 +1,4 @@
-import { ForbiddenException, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
@@ -9,7 +9,7 @@ import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { BlogsService } from '../blogs/blogs.service';
 import type { WritePreconditions } from '../common/http/entity-tag-condition';
 import { meetsVersionCondition, versionCondition } from '../common/http/versioned-entity-tag';
-import { notFound, preconditionFailed, ResourceWording } from '../common/http/write-refusal';
+import { notFound, notOwner, preconditionFailed, ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import { PAGING } from '../common/paging/paging-query';
 import { revisionsConfig } from '../config/revisions.config';
@@ -127,10 +127,7 @@ export class RevisionsService implements OnApplicationBootstrap {
     if (blog === null || !this.visibility.mayRead(blog, principal, now)) throw this.visibility.notFound(blogId);
     const owner = requiredOwner(principal, BLOGS_ADMIN_SCOPE);
     if (owner !== undefined && owner !== blog.ownerSub) {
-      throw new ForbiddenException(
-        `Only the owner of this ${BLOG_WORDING.noun} (the token subject that created it) or a ${BLOGS_ADMIN_SCOPE} token may ` +
-          'read or restore its revisions',
-      );
+      throw notOwner(BLOG_WORDING, 'read or restore its revisions');
     }
   }
 }

@@ -59,18 +59,22 @@ export function writeRefusal(wording: ResourceWording, write: RefusedWrite): Htt
   const { id, owner, action } = write;
   if (!write.existing) return notFound(wording, id);
   const { ownerSub, otherWriterSubs = [] } = write.existing;
-  if (owner !== undefined && ownerSub !== owner && !otherWriterSubs.includes(owner)) {
-    const others = wording.otherWriters === undefined ? '' : `, ${wording.otherWriters}`;
-    return new ForbiddenException(
-      `Only the owner of this ${wording.noun} (the token subject that created it)${others} or a ` +
-        `${wording.adminScope} token may ${action} it`,
-    );
-  }
+  if (owner !== undefined && ownerSub !== owner && !otherWriterSubs.includes(owner))
+    return notOwner(wording, `${action} it`);
   if (write.versions === null) return existsAlready(wording, id);
   if (write.versions !== undefined && !meetsVersionCondition(write.versions, write.existing.state)) {
     return preconditionFailed(wording, id);
   }
   return undefined;
+}
+
+/** 403: only the owner of a `wording` resource (its other writers, the admin scope) may do `what` ("update it"). */
+export function notOwner(wording: ResourceWording, what: string): ForbiddenException {
+  const others = wording.otherWriters === undefined ? '' : `, ${wording.otherWriters}`;
+  return new ForbiddenException(
+    `Only the owner of this ${wording.noun} (the token subject that created it)${others} or a ` +
+      `${wording.adminScope} token may ${what}`,
+  );
 }
 
 /** 412: the `wording` resource `id` changed since the entity tag the request's precondition names. */
