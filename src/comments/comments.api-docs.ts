@@ -6,8 +6,8 @@ import {
   ApiCreatedAt,
   ApiDeleteById,
   ApiListPage,
-  ApiPublicOperation,
   ApiReadById,
+  ApiReadUnderBlog,
   ApiTokenOperation,
 } from '../openapi/operations';
 import { entityTagHeader } from '../openapi/conditional-request';
@@ -55,22 +55,23 @@ export const ApiComments = (): ClassDecorator => applyDecorators(ApiTags('commen
 /** OpenAPI of `GET /api/v1/blogs/:id/comments`. */
 export const ApiListComments = (): MethodDecorator =>
   applyDecorators(
-    ApiPublicOperation({
-      operationId: 'listComments',
-      summary: "List a blog's comments, oldest first",
-      description:
-        "`total` counts all the blog's comments. A page starts after `offset` comments, or after the last comment " +
-        'of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging). Every parameter at most once; ' +
-        'an unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service ' +
-        "for this blog's comments is 400 naming the parameter. Checks run in this order: id and query (400), the " +
-        `blog (404). ${COMMENT_READ_NOTE}`,
-    }),
-    ApiIdParam('blog'),
-    ApiListPage(
-      CommentListResponse,
-      'comments',
-      'comments-1',
-      `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
+    ApiReadUnderBlog(
+      {
+        operationId: 'listComments',
+        summary: "List a blog's comments, oldest first",
+        description:
+          "`total` counts all the blog's comments. A page starts after `offset` comments, or after the last comment " +
+          'of an earlier page when its `nextCursor` is sent as `cursor` (keyset paging). Every parameter at most once; ' +
+          'an unknown or repeated parameter, a bad value, `cursor` with `offset`, or a cursor not made by this service ' +
+          "for this blog's comments is 400 naming the parameter. Checks run in this order: id and query (400), the " +
+          `blog (404). ${COMMENT_READ_NOTE}`,
+      },
+      ApiListPage(
+        CommentListResponse,
+        'comments',
+        'comments-1',
+        `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
+      ),
     ),
     ApiErrorResponses(400, 401, 404, 429, 503),
   );

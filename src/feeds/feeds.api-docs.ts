@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { defineApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { entityTagHeader, ResponseHeaders } from '../openapi/conditional-request';
-import { OPTIONAL_BEARER, publicReadHeaders, READ_ACCESS_NOTE } from '../openapi/read-access';
+import { ApiDocumentRead, ApiPublicOperation } from '../openapi/operations';
+import { READ_ACCESS_NOTE } from '../openapi/read-access';
 import { FEED_MEDIA_TYPES, FeedFormat } from './feed-formats';
 import { SITEMAP_MEDIA_TYPE } from './sitemap-documents';
 
@@ -28,38 +28,12 @@ const NEXT_LINKS: Readonly<Record<FeedFormat, string>> = {
   json: '`next_url`',
 };
 
-/** The headers of a document's 200 and 304: `ETag`, `Last-Modified`, and the public read's. */
-const documentHeaders = (noun: string): ResponseHeaders => ({
-  ...entityTagHeader(noun, 'it changes with its text', '"3q2-7wEjRWeJq83vEjRWeA"'),
-  'Last-Modified': {
-    description: `The newest \`updatedAt\` of the ${noun}'s blogs (HTTP date, RFC 9110 §8.8.2).`,
-    schema: { type: 'string', example: 'Sun, 29 Nov 2026 07:30:00 GMT' },
-  },
-  ...publicReadHeaders('blogs'),
-});
-
-/** A conditional read of a document in `mediaType`: 200 with its text, or 304. */
-const ApiDocumentRead = (mediaType: string, noun: string, example: string): MethodDecorator => {
-  const headers = documentHeaders(noun);
-  return applyDecorators(
-    ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description: `Entity tags (or \`*\`); when one matches the ${noun}'s \`ETag\` the answer is 304.`,
-    }),
-    ApiHeader({
-      name: 'If-Modified-Since',
-      required: false,
-      description: `Without \`If-None-Match\`: 304 when the ${noun}'s \`Last-Modified\` is not later.`,
-    }),
-    ApiOkResponse({
-      description: `The ${noun}.`,
-      headers,
-      content: { [mediaType.split(';')[0]]: { schema: { type: 'string', example } } },
-    }),
-    ApiResponse({ status: 304, description: 'Not Modified: the condition matched; no body.', headers }),
-  );
-};
+/** A feed or sitemap document in `mediaType`: 200 or 304, public under `blogs`, `Last-Modified` its blogs' newest update. */
+const ApiBlogsDocument = (mediaType: string, noun: string, example: string): MethodDecorator =>
+  ApiDocumentRead(mediaType, noun, example, {
+    keys: 'blogs',
+    lastModified: `The newest \`updatedAt\` of the ${noun}'s blogs`,
+  });
 
 /** The entry that every feed example shows. */
 const FEED_EXAMPLES: Readonly<Record<FeedFormat, string>> = {
@@ -78,7 +52,7 @@ export const ApiFeeds = (): ClassDecorator => ApiTags('feeds');
 /** OpenAPI of `GET /api/v1/feeds/blogs.<format>`. */
 export const ApiFeed = (format: FeedFormat): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: `${format}Feed`,
       summary: `The live blogs as ${FORMAT_NAMES[format]}, newest first`,
       description:
@@ -87,9 +61,8 @@ export const ApiFeed = (format: FeedFormat): MethodDecorator =>
         'links to the next document (RFC 5005 §3), with the same filters and a keyset `cursor`. An unknown, repeated ' +
         'or malformed parameter, or a cursor of another feed or list, is 400 with a JSON problem body. ' +
         READ_ACCESS_NOTE,
-      security: OPTIONAL_BEARER,
     }),
-    ApiDocumentRead(FEED_MEDIA_TYPES[format], 'feed document', FEED_EXAMPLES[format]),
+    ApiBlogsDocument(FEED_MEDIA_TYPES[format], 'feed document', FEED_EXAMPLES[format]),
     ApiErrorResponses(400, 401, 429, 503),
   );
 
@@ -99,15 +72,14 @@ export const ApiSitemaps = (): ClassDecorator => ApiTags('sitemaps');
 /** OpenAPI of `GET /api/v1/sitemap.xml`. */
 export const ApiSitemapIndex = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'sitemapIndex',
       summary: 'The sitemap index (sitemaps.org 0.9) of the blog sitemap files',
       description:
         'Lists `/api/v1/sitemaps/blogs-<n>.xml` for each file that holds live blogs, under `PUBLIC_URL`, each with the ' +
         `newest \`updatedAt\` of its blogs. ${READ_ACCESS_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
-    ApiDocumentRead(
+    ApiBlogsDocument(
       SITEMAP_MEDIA_TYPE,
       'sitemap index',
       '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
@@ -119,20 +91,19 @@ export const ApiSitemapIndex = (): MethodDecorator =>
 /** OpenAPI of `GET /api/v1/sitemaps/blogs-{n}.xml`. */
 export const ApiSitemapFile = (): MethodDecorator =>
   applyDecorators(
-    ApiOperation({
+    ApiPublicOperation({
       operationId: 'sitemapFile',
       summary: 'One sitemap file (sitemaps.org 0.9) of live blogs, by id',
       description:
         'File `n` holds the live blogs with ids `(n - 1) × SITEMAP_SIZE + 1` to `n × SITEMAP_SIZE`, by id: each ' +
         `blog's link and \`updatedAt\`. Every live blog is in exactly one file. ${READ_ACCESS_NOTE}`,
-      security: OPTIONAL_BEARER,
     }),
     ApiParam({
       name: 'n',
       description: 'The file number, from 1: decimal digits, no sign or leading zero.',
       schema: { type: 'integer', minimum: 1, example: 1 },
     }),
-    ApiDocumentRead(
+    ApiBlogsDocument(
       SITEMAP_MEDIA_TYPE,
       'sitemap file',
       '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>' +

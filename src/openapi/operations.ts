@@ -2,14 +2,22 @@ import { applyDecorators, type Type } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { ApiOperationOptions } from '@nestjs/swagger';
 import { missingScopeMessage } from '../auth/scope.guard';
-import { ApiConditionalRead, ApiPreconditionHeaders, linkNextHeader, ResponseHeaders } from './conditional-request';
+import {
+  ApiConditionalRead,
+  ApiPreconditionHeaders,
+  entityTagHeader,
+  linkNextHeader,
+  ResponseHeaders,
+} from './conditional-request';
 import { ApiIdParam } from './id-param';
 import { BEARER_SCHEME } from './openapi';
 import { OPTIONAL_BEARER, publicReadHeaders } from './read-access';
@@ -76,6 +84,74 @@ export const ApiDeleteById = (
     ...(preconditions ? [ApiPreconditionHeaders('Delete', noun)] : []),
     ApiNoContentResponse({ description: 'Deleted; no body.' }),
   );
+
+/**
+ * A public read of what belongs to blog `{id}` (`GET /blogs/{id}/comments`): the operation, the blog's id parameter
+ * and `answer`, its 200 ({@link ApiListPage} for a list).
+ */
+export const ApiReadUnderBlog = (operation: ApiOperationOptions, answer: MethodDecorator): MethodDecorator =>
+  applyDecorators(ApiPublicOperation(operation), ApiIdParam('blog'), answer);
+
+/**
+ * A PUT that sets one `noun` (`type`) with a bearer token: 201 when it made the `noun`, 200 when it was there
+ * already, both with `headers`.
+ */
+export const ApiPutAnswers = (
+  operation: ApiOperationOptions,
+  noun: string,
+  type: Type<unknown>,
+  headers: ResponseHeaders = {},
+): MethodDecorator =>
+  applyDecorators(
+    ApiTokenOperation(operation),
+    ApiCreatedResponse({ type, description: `The ${noun}, made by this request.`, headers }),
+    ApiOkResponse({ type, description: `The ${noun}, as it was already.`, headers }),
+  );
+
+/** What {@link ApiDocumentRead}'s answers carry besides `ETag`: the `Surrogate-Key`s and what `Last-Modified` is. */
+interface DocumentHeaders {
+  readonly keys: string;
+  /** What `Last-Modified` names, before "(HTTP date, RFC 9110 §8.8.2)". */
+  readonly lastModified: string;
+}
+
+/**
+ * A public conditional read of a `noun` that is not JSON (XML, a feed): 200 with its text in `mediaType` (`example`),
+ * or 304 (`If-None-Match`, else `If-Modified-Since`), with `ETag`, `Last-Modified` and the public read's headers.
+ */
+export const ApiDocumentRead = (
+  mediaType: string,
+  noun: string,
+  example: string,
+  { keys, lastModified }: DocumentHeaders,
+): MethodDecorator => {
+  const headers: ResponseHeaders = {
+    ...entityTagHeader(noun, 'it changes with its text', '"3q2-7wEjRWeJq83vEjRWeA"'),
+    'Last-Modified': {
+      description: `${lastModified} (HTTP date, RFC 9110 §8.8.2).`,
+      schema: { type: 'string', example: 'Sun, 29 Nov 2026 07:30:00 GMT' },
+    },
+    ...publicReadHeaders(keys),
+  };
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: `Entity tags (or \`*\`); when one matches the ${noun}'s \`ETag\` the answer is 304.`,
+    }),
+    ApiHeader({
+      name: 'If-Modified-Since',
+      required: false,
+      description: `Without \`If-None-Match\`: 304 when the ${noun}'s \`Last-Modified\` is not later.`,
+    }),
+    ApiOkResponse({
+      description: `The ${noun}.`,
+      headers,
+      content: { [mediaType.split(';')[0]]: { schema: { type: 'string', example } } },
+    }),
+    ApiResponse({ status: 304, description: 'Not Modified: the condition matched; no body.', headers }),
+  );
+};
 
 /** OpenAPI of a controller whose every route needs a bearer token: its tag. */
 export const ApiTokenResource = (tag: string): ClassDecorator => applyDecorators(ApiTags(tag), ApiBearerAuth());
