@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { MAX_BODY_BYTES } from '../src/common/http/json-body.reader';
 import { BLOGS, bearer, BODY, expectJsonError, expectUnauthorized, ISO_UTC_MS, messagesOf } from './support/blog-api';
+import { releasedTogether } from './support/row-lock-race';
 import { E2E_ENV } from './support/test-database';
 import { useTestApp } from './support/test-app';
 import { problemBody } from './support/problem';
@@ -670,28 +671,15 @@ describe('comments (e2e)', () => {
     async () => {
       const owner = sub('alice');
       const blogId = await blog(owner);
-      const runner = t.dataSource.createQueryRunner();
-      await runner.connect();
-      try {
-        await runner.startTransaction();
-        await runner.query(`DELETE FROM "blogs" WHERE "id" = $1`, [blogId]);
-        const pending = post(blogId, sub('bob')).then((res) => res);
-        for (;;) {
-          const [{ waiting }] = await t.dataSource.query<{ waiting: number }[]>(
-            `SELECT count(*)::int AS "waiting" FROM pg_stat_activity WHERE "wait_event_type" = 'Lock'
-              AND "query" LIKE '%INSERT INTO "comments"%'`,
-          );
-          if (waiting > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        await runner.commitTransaction();
+      const [pending] = await releasedTogether(
+        t.dataSource,
+        { sql: 'DELETE FROM "blogs" WHERE "id" = $1', parameters: [blogId] },
+        '%INSERT INTO "comments"%',
+        [() => post(blogId, sub('bob')).then((res) => res)],
+      );
 
-        expectBlogNotFound(await pending, blogId);
-        expect(await stored(blogId)).toEqual([]);
-      } finally {
-        if (runner.isTransactionActive) await runner.rollbackTransaction();
-        await runner.release();
-      }
+      expectBlogNotFound(pending, blogId);
+      expect(await stored(blogId)).toEqual([]);
     },
   );
 });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { BLOGS, bearer, BODY, BlogBody, expectJsonError, expectUnauthorized, messagesOf } from './support/blog-api';
+import { releasedTogether } from './support/row-lock-race';
 import { E2E_ENV } from './support/test-database';
 import { useTestApp } from './support/test-app';
 import { eventually, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
@@ -423,32 +424,6 @@ describe('revisions (e2e)', () => {
     const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
     const auth = (who: string): string => bearer(t.token(who));
 
-    /**
-     * Sends `writes` while another transaction holds blog `id`'s row lock, and releases it once all of them wait on it,
-     * so that they run together.
-     */
-    async function releasedTogether(id: number, writes: (() => Promise<Response>)[]): Promise<Response[]> {
-      const holder = t.dataSource.createQueryRunner();
-      try {
-        await holder.startTransaction();
-        await holder.query('SELECT FROM "blogs" WHERE "id" = $1 FOR UPDATE', [id]);
-        const answers = Promise.all(writes.map((write) => write()));
-        for (;;) {
-          const [{ waiting }] = await t.dataSource.query<{ waiting: number }[]>(
-            `SELECT count(*)::int AS "waiting" FROM pg_stat_activity
-              WHERE "wait_event_type" = 'Lock' AND "query" LIKE '%UPDATE "blogs"%'`,
-          );
-          if (waiting >= writes.length) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        await holder.commitTransaction();
-        return await answers;
-      } finally {
-        if (holder.isTransactionActive) await holder.rollbackTransaction();
-        await holder.release();
-      }
-    }
-
     it.each(['restore', 'PATCH'])(
       'a restore and a %s with the same If-Match: one wins, the other is 412; versions and revisions agree',
       async (other) => {
@@ -465,7 +440,12 @@ describe('revisions (e2e)', () => {
         const patch = () =>
           t.http.patch(`${BLOGS}/${id}`).set('Authorization', auth(owner)).set('If-Match', etag).send({ content: 'X' });
 
-        const answers = await releasedTogether(id, [restore, other === 'restore' ? restore : patch]);
+        const answers = await releasedTogether(
+          t.dataSource,
+          { sql: 'SELECT FROM "blogs" WHERE "id" = $1 FOR UPDATE', parameters: [id] },
+          '%UPDATE "blogs"%',
+          [restore, other === 'restore' ? restore : patch],
+        );
 
         expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
         const winner = answers.find((res) => res.status === 200) as Response;
