@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsDate, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { EnumParam } from '../../common/http/enum-param.decorator';
 import { PageCursor, PageLimit, PageOffset, PAGING } from '../../common/paging/paging-query';
 import { MillisecondRounding, parseRfc3339DateTime } from '../../common/rfc3339';
 import { CodePointLength } from '../../common/validators/code-point-length.decorator';
@@ -124,24 +125,20 @@ export class ListBlogsQueryDto {
   @IsOptional()
   readonly tag?: string;
 
-  @ApiPropertyOptional({
-    enum: BLOG_LIST_STATUSES,
+  @EnumParam(BLOG_LIST_STATUSES, {
     default: 'published',
     description:
       'Which blogs by status: `published` (live, for everyone), or `draft`, `scheduled` or `any`, which need a ' +
       "bearer token (401 without) and list the caller's own blogs (every owner's with `blogs:admin`).",
   })
-  @IsIn(BLOG_LIST_STATUSES, { message: `status must be one of ${BLOG_LIST_STATUSES.join(', ')}` })
   readonly status: BlogListStatus = 'published';
 
-  @ApiPropertyOptional({
-    enum: BLOG_SORTS,
+  @EnumParam(BLOG_SORTS, {
     default: DEFAULT_BLOG_SORT,
     description:
       'The order: a field, descending with `-`. Ties are broken by `id` in the same direction; `title` compares ' +
       'code points; `publishedAt` puts drafts last in either direction.',
   })
-  @IsIn(BLOG_SORTS, { message: `sort must be one of ${BLOG_SORTS.join(', ')}` })
   readonly sort: BlogSort = DEFAULT_BLOG_SORT;
 
   @ApiPropertyOptional({

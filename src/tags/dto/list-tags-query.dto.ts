@@ -1,5 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { EnumParam } from '../../common/http/enum-param.decorator';
 import { PageLimit, PageOffset, PAGING } from '../../common/paging/paging-query';
 import { DEFAULT_TAG_SORT, TAG_SORTS, TagSort } from '../tag-list';
 
@@ -11,12 +10,10 @@ export class ListTagsQueryDto {
   @PageOffset('tags', { cursors: false })
   readonly offset: number = PAGING.defaultOffset;
 
-  @ApiPropertyOptional({
-    enum: TAG_SORTS,
+  @EnumParam(TAG_SORTS, {
     default: DEFAULT_TAG_SORT,
     description:
       '`-count`: most live blogs first, ties by `slug`; `slug`: by slug. Slugs compare code points (ascending).',
   })
-  @IsIn(TAG_SORTS, { message: `sort must be one of ${TAG_SORTS.join(', ')}` })
   readonly sort: TagSort = DEFAULT_TAG_SORT;
 }
