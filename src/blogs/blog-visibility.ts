@@ -8,6 +8,14 @@ import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 /** How errors name a blog, wherever it is read: a hidden blog reads like a missing one. */
 export const BLOG_WORDING: ResourceWording = { title: 'Blog', noun: 'blog', adminScope: BLOGS_ADMIN_SCOPE };
 
+/**
+ * A write of what belongs to a blog met the blog's deletion (its foreign key refused the row): a repository throws it,
+ * the service answers {@link BlogVisibility.notFound}, as for a missing blog.
+ */
+export class BlogGoneError extends Error {
+  override readonly name = 'BlogGoneError';
+}
+
 /** What decides who may read a blog: its owner and when it is published (null: a draft). */
 export interface BlogAccess {
   readonly ownerSub: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isForeignKeyViolation } from '../database/database-errors';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogAccess, BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
 import { Comment } from './comment.entity';
 import { FetchedPage, pageOfRows, pageWithTotalSql, PageWindow, perKey } from '../common/paging/page';
@@ -92,11 +92,6 @@ export interface CommentInsert {
 /** A page of a blog's comments and the blog (null: none). */
 export interface CommentPage extends FetchedPage<Comment> {
   readonly blog: BlogAccess | null;
-}
-
-/** The comment's blog was deleted while the insert ran (its foreign key refused the row). */
-export class BlogGoneError extends Error {
-  override readonly name = 'BlogGoneError';
 }
 
 /** Where a read goes: a replica within its lag bound (else the primary), or the primary, which has every write. */

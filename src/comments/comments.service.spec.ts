@@ -10,10 +10,10 @@ import { expectHttpError } from '../../test/support/http-error';
 import type { Principal } from '../auth/principal';
 import { CursorSigner } from '../common/paging/cursor-signer';
 import { cursorConfig, loadCursorConfig } from '../config/cursor.config';
-import { BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogAccess, BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
 import { CommentListCursors } from './comment-list-cursor';
 import type { Comment } from './comment.entity';
-import { BlogGoneError, CommentsRepository } from './comments.repository';
+import { CommentsRepository } from './comments.repository';
 import { CommentsService } from './comments.service';
 
 type RepositoryMock = { readonly [K in 'insert' | 'findById' | 'findPage' | 'delete']: jest.Mock };

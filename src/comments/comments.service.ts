@@ -1,6 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { BlogVisibility } from '../blogs/blog-visibility';
+import { BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { conditionalWrite } from '../common/http/conditional-write';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
@@ -8,7 +8,7 @@ import type { ListPage } from '../common/paging/list-envelope';
 import type { PageRequest } from '../common/paging/page';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
 import type { Comment } from './comment.entity';
-import { BlogGoneError, CommentsRepository } from './comments.repository';
+import { CommentsRepository } from './comments.repository';
 import type { CreateCommentDto } from './dto/create-comment.dto';
 
 /** How errors name a comment. */
