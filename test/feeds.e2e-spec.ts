@@ -121,13 +121,14 @@ describe('feeds (e2e)', () => {
     const c = await create(t, { title: 'C', content: 'c', author: 'Alice', publishedAt: at(5) });
     const d = await create(t, { title: 'D', content: 'd', author: 'Bob', publishedAt: at(9) });
     const e = await create(t, { title: 'E', content: 'e', author: 'Alice', publishedAt: at(3), tags: ['NestJS'] });
-    await create(t, { title: 'draft', content: 'x', author: 'Alice', status: 'draft' });
+    await create(t, { title: 'draft', content: 'x', author: 'Alice', status: 'draft', tags: ['Secret'] });
     await create(t, {
       title: 'scheduled',
       content: 'x',
       author: 'Alice',
       status: 'scheduled',
       publishedAt: '2999-01-01T00:00:00Z',
+      tags: ['Later On'],
     });
     live = [d.id, c.id, a.id, e.id, b.id];
   });
@@ -219,6 +220,9 @@ describe('feeds (e2e)', () => {
     ['an author', '?author=Alice', 'Notes: by Alice', ['C', 'A', 'E']],
     ['both', '?tag=nestjs&author=Alice', 'Notes: NestJS by Alice', ['A', 'E']],
     ['an unknown tag', '?tag=unknown', 'Notes: unknown', []],
+    // As for an unknown tag: the name of a tag that no live blog has is not shown (`GET /tags/:slug` is 404 for it).
+    ["a draft's tag", '?tag=secret', 'Notes: secret', []],
+    ["a scheduled blog's tag", '?tag=later-on', 'Notes: later-on', []],
   ])('filters by %s, named in the title, and pages with the same filters', async (_name, query, title, titles) => {
     for (const format of FORMATS) {
       const first = await read(format, await t.http.get(`${FEEDS}.${format}${query}`));
