@@ -442,3 +442,41 @@ describe('feed paging while blogs are published and deleted (e2e)', () => {
     expect(order.filter((entry) => entry.title.startsWith('S')).length).toBeLessThanOrEqual(seeded.length);
   });
 });
+
+describe('feed Last-Modified when a scheduled blog goes live (e2e)', () => {
+  const t = useTestApp({ PUBLIC_URL });
+
+  it('moves on when a blog its clock publishes joins the feed, so If-Modified-Since alone is not 304', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    const older = await create(t, {
+      title: 'Older',
+      content: 'x',
+      author: 'Alice',
+      publishedAt: '2025-06-01T00:00:00Z',
+    });
+    const later = await create(t, {
+      title: 'Later',
+      content: 'x',
+      author: 'Alice',
+      publishedAt: '2025-07-01T00:00:00Z',
+    });
+    // The scheduled blog was last written before the live one; its instant, not a write, makes it live.
+    await t.dataSource.query(`UPDATE "blogs" SET "updated_at" = '2026-01-01T00:00:00Z' WHERE "id" = $1`, [older.id]);
+    await t.dataSource.query(
+      `UPDATE "blogs" SET "updated_at" = '2025-12-01T00:00:00Z', "published_at" = '2999-01-01T00:00:00Z' WHERE "id" = $1`,
+      [later.id],
+    );
+    const before = await t.http.get(`${FEEDS}.json`);
+    expect((await read('json', before)).entries.map((entry) => entry.title)).toEqual(['Older']);
+    const lastModified = before.headers['last-modified'];
+
+    await t.dataSource.query(`UPDATE "blogs" SET "published_at" = now() - interval '1 second' WHERE "id" = $1`, [
+      later.id,
+    ]);
+    const after = await t.http.get(`${FEEDS}.json`).set('If-Modified-Since', lastModified);
+
+    expect(after.status).toBe(200);
+    expect((await read('json', after)).entries.map((entry) => entry.title)).toEqual(['Later', 'Older']);
+    expect(new Date(after.headers['last-modified']).getTime()).toBeGreaterThan(new Date(lastModified).getTime());
+  });
+});

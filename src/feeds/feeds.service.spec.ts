@@ -118,6 +118,16 @@ describe('FeedsService', () => {
       await expect(service.feed('rss', {}, NOW)).resolves.toMatchObject({ lastModified: NOW });
     });
 
+    it('moves Last-Modified to a publishedAt newer than every updatedAt (a blog its clock published); <updated> stays', async () => {
+      const published = new Date('2026-04-01T00:00:00Z');
+      repository.findPage.mockResolvedValueOnce([blog(1, { publishedAt: published }), blog(2)]);
+
+      const document = await service.feed('atom', {}, NOW);
+
+      expect(document.lastModified).toEqual(published);
+      expect(document.body).toContain(`<updated>${blog(2).updatedAt.toISOString()}</updated><link`);
+    });
+
     it('links blogs to SITE_URL when set, and to the API by slug otherwise', async () => {
       repository.findPage.mockResolvedValue([blog(1)]);
       const api = JSON.parse((await service.feed('json', {}, NOW)).body) as { items: { url: string }[] };

@@ -90,7 +90,12 @@ export class FeedsService {
         content: blog.content,
       })),
     };
-    return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: updated ?? now };
+    // A blog its clock publishes joins the feed at its `publishedAt`, with no write that moves its `updatedAt`.
+    const changed = blogs.reduce<Date | undefined>(
+      (newest, { publishedAt }) => (newest === undefined || publishedAt > newest ? publishedAt : newest),
+      updated,
+    );
+    return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: changed ?? now };
   }
 
   /** The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs. */
