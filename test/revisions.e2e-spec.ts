@@ -449,6 +449,27 @@ describe('revisions (e2e)', () => {
       }
     }
 
+    it('two restores of one revision without If-Match: one makes the version, the other answers it, making none', async () => {
+      const owner = sub('alice');
+      const created = await t.http.post(BLOGS).set('Authorization', auth(owner)).send(BODY);
+      const { id } = created.body as BlogBody;
+      const changed = await t.http.patch(`${BLOGS}/${id}`).set('Authorization', auth(owner)).send({ title: 'Two' });
+      const restore = () =>
+        t.http.post(`${revisionsOf(id)}/${versionOf(created)}/restore`).set('Authorization', auth(owner));
+
+      const answers = await releasedTogether(id, [restore, restore]);
+
+      expect(answers.map((res) => [res.status, versionOf(res), (res.body as BlogBody).title])).toEqual([
+        [200, versionOf(changed) + 1, BODY.title],
+        [200, versionOf(changed) + 1, BODY.title],
+      ]);
+      const [stored] = await t.dataSource.query<{ version: number }[]>(
+        'SELECT "version" FROM "blogs" WHERE "id" = $1',
+        [id],
+      );
+      expect(stored.version).toBe(versionOf(changed) + 1);
+    });
+
     it.each(['restore', 'PATCH'])(
       'a restore and a %s with the same If-Match: one wins, the other is 412; versions and revisions agree',
       async (other) => {
