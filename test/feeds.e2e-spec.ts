@@ -121,13 +121,14 @@ describe('feeds (e2e)', () => {
     const c = await create(t, { title: 'C', content: 'c', author: 'Alice', publishedAt: at(5) });
     const d = await create(t, { title: 'D', content: 'd', author: 'Bob', publishedAt: at(9) });
     const e = await create(t, { title: 'E', content: 'e', author: 'Alice', publishedAt: at(3), tags: ['NestJS'] });
-    await create(t, { title: 'draft', content: 'x', author: 'Alice', status: 'draft' });
+    await create(t, { title: 'draft', content: 'x', author: 'Alice', status: 'draft', tags: ['Secret'] });
     await create(t, {
       title: 'scheduled',
       content: 'x',
       author: 'Alice',
       status: 'scheduled',
       publishedAt: '2999-01-01T00:00:00Z',
+      tags: ['Later On'],
     });
     live = [d.id, c.id, a.id, e.id, b.id];
   });
@@ -219,6 +220,9 @@ describe('feeds (e2e)', () => {
     ['an author', '?author=Alice', 'Notes: by Alice', ['C', 'A', 'E']],
     ['both', '?tag=nestjs&author=Alice', 'Notes: NestJS by Alice', ['A', 'E']],
     ['an unknown tag', '?tag=unknown', 'Notes: unknown', []],
+    // As for an unknown tag: the name of a tag that no live blog has is not shown (`GET /tags/:slug` is 404 for it).
+    ["a draft's tag", '?tag=secret', 'Notes: secret', []],
+    ["a scheduled blog's tag", '?tag=later-on', 'Notes: later-on', []],
   ])('filters by %s, named in the title, and pages with the same filters', async (_name, query, title, titles) => {
     for (const format of FORMATS) {
       const first = await read(format, await t.http.get(`${FEEDS}.${format}${query}`));
@@ -436,5 +440,43 @@ describe('feed paging while blogs are published and deleted (e2e)', () => {
     const kept = seeded.filter((id) => !deleted.includes(id)).map((id) => `S${id - 1}`);
     expect(order.map((entry) => entry.title)).toEqual(expect.arrayContaining(kept));
     expect(order.filter((entry) => entry.title.startsWith('S')).length).toBeLessThanOrEqual(seeded.length);
+  });
+});
+
+describe('feed Last-Modified when a scheduled blog goes live (e2e)', () => {
+  const t = useTestApp({ PUBLIC_URL });
+
+  it('moves on when a blog its clock publishes joins the feed, so If-Modified-Since alone is not 304', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    const older = await create(t, {
+      title: 'Older',
+      content: 'x',
+      author: 'Alice',
+      publishedAt: '2025-06-01T00:00:00Z',
+    });
+    const later = await create(t, {
+      title: 'Later',
+      content: 'x',
+      author: 'Alice',
+      publishedAt: '2025-07-01T00:00:00Z',
+    });
+    // The scheduled blog was last written before the live one; its instant, not a write, makes it live.
+    await t.dataSource.query(`UPDATE "blogs" SET "updated_at" = '2026-01-01T00:00:00Z' WHERE "id" = $1`, [older.id]);
+    await t.dataSource.query(
+      `UPDATE "blogs" SET "updated_at" = '2025-12-01T00:00:00Z', "published_at" = '2999-01-01T00:00:00Z' WHERE "id" = $1`,
+      [later.id],
+    );
+    const before = await t.http.get(`${FEEDS}.json`);
+    expect((await read('json', before)).entries.map((entry) => entry.title)).toEqual(['Older']);
+    const lastModified = before.headers['last-modified'];
+
+    await t.dataSource.query(`UPDATE "blogs" SET "published_at" = now() - interval '1 second' WHERE "id" = $1`, [
+      later.id,
+    ]);
+    const after = await t.http.get(`${FEEDS}.json`).set('If-Modified-Since', lastModified);
+
+    expect(after.status).toBe(200);
+    expect((await read('json', after)).entries.map((entry) => entry.title)).toEqual(['Later', 'Older']);
+    expect(new Date(after.headers['last-modified']).getTime()).toBeGreaterThan(new Date(lastModified).getTime());
   });
 });

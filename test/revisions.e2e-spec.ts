@@ -424,6 +424,32 @@ describe('revisions (e2e)', () => {
     const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
     const auth = (who: string): string => bearer(t.token(who));
 
+    it('two restores of one revision without If-Match: one makes the version, the other answers it, making none', async () => {
+      const owner = sub('alice');
+      const created = await t.http.post(BLOGS).set('Authorization', auth(owner)).send(BODY);
+      const { id } = created.body as BlogBody;
+      const changed = await t.http.patch(`${BLOGS}/${id}`).set('Authorization', auth(owner)).send({ title: 'Two' });
+      const restore = () =>
+        t.http.post(`${revisionsOf(id)}/${versionOf(created)}/restore`).set('Authorization', auth(owner));
+
+      const answers = await releasedTogether(
+        t.dataSource,
+        { sql: 'SELECT FROM "blogs" WHERE "id" = $1 FOR UPDATE', parameters: [id] },
+        '%UPDATE "blogs"%',
+        [restore, restore],
+      );
+
+      expect(answers.map((res) => [res.status, versionOf(res), (res.body as BlogBody).title])).toEqual([
+        [200, versionOf(changed) + 1, BODY.title],
+        [200, versionOf(changed) + 1, BODY.title],
+      ]);
+      const [stored] = await t.dataSource.query<{ version: number }[]>(
+        'SELECT "version" FROM "blogs" WHERE "id" = $1',
+        [id],
+      );
+      expect(stored.version).toBe(versionOf(changed) + 1);
+    });
+
     it.each(['restore', 'PATCH'])(
       'a restore and a %s with the same If-Match: one wins, the other is 412; versions and revisions agree',
       async (other) => {

@@ -56,7 +56,8 @@ describe('FeedsService', () => {
 
   describe('feed', () => {
     it('reads FEED_SIZE + 1 rows and links the next document only when the extra row came', async () => {
-      repository.findPage.mockResolvedValue([blog(3), blog(2), blog(1)]);
+      const tagged = { tagSlugs: ['nestjs'] };
+      repository.findPage.mockResolvedValue([blog(3, tagged), blog(2, tagged), blog(1, tagged)]);
 
       const { body } = await service.feed('json', { tag: 'nestjs' }, NOW);
 
@@ -71,6 +72,14 @@ describe('FeedsService', () => {
       expect(next.searchParams.get('tag')).toBe('nestjs');
       const position = cursors.decode(next.searchParams.get('cursor')!, FEED_SORT, { format: 'json', tag: 'nestjs' });
       expect(position).toEqual({ id: 2, value: blog(2).publishedAt });
+    });
+
+    it("names a tag no entry has by its slug: a draft's or a scheduled blog's tag is not shown", async () => {
+      repository.findPage.mockResolvedValue([]);
+
+      const feed = JSON.parse((await service.feed('json', { tag: 'nestjs' }, NOW)).body) as { title: string };
+
+      expect(feed.title).toBe('Blog: nestjs');
     });
 
     it('continues after the cursor it made; no next link when no extra row came', async () => {
@@ -107,6 +116,16 @@ describe('FeedsService', () => {
 
       repository.findPage.mockResolvedValueOnce([]);
       await expect(service.feed('rss', {}, NOW)).resolves.toMatchObject({ lastModified: NOW });
+    });
+
+    it('moves Last-Modified to a publishedAt newer than every updatedAt (a blog its clock published); <updated> stays', async () => {
+      const published = new Date('2026-04-01T00:00:00Z');
+      repository.findPage.mockResolvedValueOnce([blog(1, { publishedAt: published }), blog(2)]);
+
+      const document = await service.feed('atom', {}, NOW);
+
+      expect(document.lastModified).toEqual(published);
+      expect(document.body).toContain(`<updated>${blog(2).updatedAt.toISOString()}</updated><link`);
     });
 
     it('links blogs to SITE_URL when set, and to the API by slug otherwise', async () => {

@@ -62,10 +62,7 @@ export class FeedsService {
     const size = this.config.feedSize;
     const rows = await this.feeds.findPage({ tag, author, after, rows: size + 1, now }, client);
     const blogs = rows.slice(0, size);
-    const names = await this.tags.names([
-      ...blogs.flatMap((blog) => blog.tagSlugs),
-      ...(tag === undefined ? [] : [tag]),
-    ]);
+    const names = await this.tags.names(blogs.flatMap((blog) => blog.tagSlugs));
     const last = blogs.at(-1);
     const next =
       rows.length > size && last !== undefined
@@ -76,7 +73,7 @@ export class FeedsService {
       undefined,
     );
     const document: FeedDocument = {
-      title: this.feedTitle(tag === undefined ? undefined : (names.get(tag) ?? tag), author),
+      title: this.feedTitle(tag === undefined ? undefined : this.tagName(tag, blogs, names), author),
       feedId: this.feedUrl(format, { tag, author }),
       selfUrl: this.feedUrl(format, request),
       siteUrl: this.config.siteUrl ?? this.publicUrl,
@@ -93,7 +90,12 @@ export class FeedsService {
         content: blog.content,
       })),
     };
-    return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: updated ?? now };
+    // A blog its clock publishes joins the feed at its `publishedAt`, with no write that moves its `updatedAt`.
+    const changed = blogs.reduce<Date | undefined>(
+      (newest, { publishedAt }) => (newest === undefined || publishedAt > newest ? publishedAt : newest),
+      updated,
+    );
+    return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: changed ?? now };
   }
 
   /** The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs. */
@@ -127,6 +129,14 @@ export class FeedsService {
       mediaType: SITEMAP_MEDIA_TYPE,
       lastModified: new Date(newest),
     };
+  }
+
+  /**
+   * The name of the feed's `tag` as its entries (which all have it) give it; without entries its slug, as for an unknown
+   * tag: a tag that only drafts or scheduled blogs have is not shown (`GET /tags/:slug` is 404 for it too).
+   */
+  private tagName(tag: string, entries: readonly FeedBlog[], names: ReadonlyMap<string, string>): string {
+    return entries.some((blog) => blog.tagSlugs.includes(tag)) ? (names.get(tag) ?? tag) : tag;
   }
 
   /** `SITE_TITLE`, then the tag's name and the author when the feed is filtered: `Blog: NestJS by Alice`. */

@@ -168,6 +168,34 @@ describe('RevisionsService', () => {
       );
     });
 
+    it('without preconditions, updates on the version read; overtaken (412), reads again and answers the blog', async () => {
+      repository.findToRestore
+        .mockResolvedValueOnce({ blog: LIVE, revision: REVISION, blogVersion: 5, current: false })
+        .mockResolvedValueOnce({ blog: LIVE, revision: REVISION, blogVersion: 6, current: true });
+      blogs.update.mockRejectedValue(new PreconditionFailedException('Blog 7 has changed'));
+      blogs.findOne.mockResolvedValue(BLOG);
+
+      await expect(service.restore(7, 3, alice, NOW, {})).resolves.toBe(BLOG);
+      expect(blogs.update).toHaveBeenCalledTimes(1);
+      expect(blogs.update.mock.calls[0][4]).toEqual(parseWritePreconditions('"7-5"', undefined));
+      expect(blogs.findOne).toHaveBeenCalledWith(7, alice, NOW, 'primary');
+    });
+
+    it('without preconditions, overtaken every time, writes at last whatever the version', async () => {
+      repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: false });
+      blogs.update
+        .mockRejectedValueOnce(new PreconditionFailedException('Blog 7 has changed'))
+        .mockRejectedValueOnce(new PreconditionFailedException('Blog 7 has changed'))
+        .mockResolvedValueOnce(BLOG);
+
+      await expect(service.restore(7, 3, alice, NOW, {})).resolves.toBe(BLOG);
+      expect(blogs.update.mock.calls.map((call: unknown[]) => call[4])).toEqual([
+        parseWritePreconditions('"7-5"', undefined),
+        parseWritePreconditions('"7-5"', undefined),
+        {},
+      ]);
+    });
+
     it('answers the blog from the primary, unchanged, when its text is the revision already', async () => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: true });
       blogs.findOne.mockResolvedValue(BLOG);

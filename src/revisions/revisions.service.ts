@@ -1,8 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, PreconditionFailedException } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
-import { blogState } from '../blogs/blog-status';
+import { blogEntityTag, blogState } from '../blogs/blog-status';
 import { BLOG_WORDING, BlogAccess, BlogVisibility } from '../blogs/blog-visibility';
 import type { Blog } from '../blogs/blog.entity';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
@@ -18,6 +18,9 @@ import { FullRevision, Revision, RevisionsRepository } from './revisions.reposit
 
 /** How errors name a revision: `Revision 3 of blog 7 not found`. */
 const REVISION: ResourceWording = { title: 'Revision', noun: 'revision', adminScope: BLOGS_ADMIN_SCOPE };
+
+/** How many times a restore without preconditions reads and writes before it writes whatever the blog's version. */
+const RESTORE_ATTEMPTS = 3;
 
 /** A page request of a blog's revisions: `offset` or `cursor`, never both. */
 export interface RevisionListRequest {
@@ -89,7 +92,8 @@ export class RevisionsService implements OnApplicationBootstrap {
   /**
    * Sets blog `blogId`'s title, content, author and tags to revision `version`'s through the blogs' update (a new
    * version and revision, `blog.updated`, purges), under `preconditions`; a blog whose text is the revision's already
-   * is answered as it is.
+   * is answered as it is. Without preconditions the update holds only on the version read, and a restore that another
+   * write overtook reads again, so that two restores of one revision make one version.
    * @throws NotFoundException, ForbiddenException as {@link checkAccess}; NotFoundException when the revision is not
    *   kept; PreconditionFailedException (412) when `preconditions` do not hold; the update's errors.
    */
@@ -100,18 +104,34 @@ export class RevisionsService implements OnApplicationBootstrap {
     now: Date,
     preconditions: WritePreconditions,
   ): Promise<Blog> {
-    const found = await this.revisions.findToRestore(blogId, version, this.kept);
-    this.checkAccess(blogId, found.blog, principal, now);
-    if (found.revision === null) throw revisionNotFound(blogId, version);
-    if (found.current && found.blog) {
-      const state = blogState({ publishedAt: found.blog.publishedAt, version: found.blogVersion }, now);
-      if (!meetsVersionCondition(versionCondition(blogId, preconditions), state)) {
-        throw preconditionFailed(BLOG_WORDING, blogId);
+    const conditional = preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined;
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.revisions.findToRestore(blogId, version, this.kept);
+      this.checkAccess(blogId, found.blog, principal, now);
+      if (found.revision === null) throw revisionNotFound(blogId, version);
+      const read = { id: blogId, publishedAt: found.blog.publishedAt, version: found.blogVersion };
+      if (found.current) {
+        if (!meetsVersionCondition(versionCondition(blogId, preconditions), blogState(read, now))) {
+          throw preconditionFailed(BLOG_WORDING, blogId);
+        }
+        return this.blogs.findOne(blogId, principal, now, 'primary');
       }
-      return this.blogs.findOne(blogId, principal, now, 'primary');
+      const { title, content, author, tags } = found.revision;
+      const input = { title, content, author, tags: [...tags] };
+      if (conditional || attempt === RESTORE_ATTEMPTS) {
+        return this.blogs.update(blogId, input, principal, now, preconditions);
+      }
+      // Without the client's preconditions the update is made on the version read, so that a write that overtook it
+      // (a restore of the same revision) is seen: read again, then answer the text as it is or restore it.
+      const onRead: WritePreconditions = {
+        ifMatch: { any: false, tags: [{ weak: false, opaque: blogEntityTag(read, now) }] },
+      };
+      try {
+        return await this.blogs.update(blogId, input, principal, now, onRead);
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedException)) throw error;
+      }
     }
-    const { title, content, author, tags } = found.revision;
-    return this.blogs.update(blogId, { title, content, author, tags: [...tags] }, principal, now, preconditions);
   }
 
   /**
