@@ -10,7 +10,7 @@ import { getToken } from '@willsoto/nestjs-prometheus';
 import type { Histogram } from 'prom-client';
 import { ConfigType } from '@nestjs/config';
 import { httpConfig, loadHttpConfig } from './config/http.config';
-import { mapDatabaseUnavailable } from './database/database-errors';
+import { mapDatabaseUnavailable, mapTransactionRollback } from './database/database-errors';
 import { AllExceptionsFilter, PROBLEMS_PATH } from './common/filters/all-exceptions.filter';
 import { globalPipes } from './common/pipes/global-pipes';
 import { HTTP_LOGGER, HttpLogger } from './logging/logging.module';
@@ -35,6 +35,7 @@ const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'Idempotency-Key',
   'If-Match',
+  'If-Modified-Since',
   'If-None-Match',
   'X-Request-Id',
 ];
@@ -98,7 +99,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.useGlobalFilters(
     new AllExceptionsFilter(
       app.get(HttpAdapterHost),
-      [mapDatabaseUnavailable],
+      [mapDatabaseUnavailable, mapTransactionRollback],
       config?.publicUrl ?? loadHttpConfig(process.env).publicUrl,
     ),
   );

@@ -9,6 +9,7 @@ import {
   isForeignKeyViolation,
   isUniqueViolation,
   mapDatabaseUnavailable,
+  mapTransactionRollback,
 } from './database-errors';
 
 const withCode = (code: string, message = `error ${code}`): Error => Object.assign(new Error(message), { code });
@@ -164,6 +165,30 @@ describe('AllExceptionsFilter with mapDatabaseUnavailable', () => {
 
   it('maps nothing else', () => {
     expect(mapDatabaseUnavailable(new Error('SELECT failed'))).toBeUndefined();
+  });
+});
+
+describe('mapTransactionRollback', () => {
+  it.each([
+    ['a deadlock (40P01)', withCode('40P01')],
+    ['a serialization failure (40001)', withCode('40001')],
+    ["TypeORM's QueryFailedError around a deadlock", new QueryFailedError('UPDATE …', [], withCode('40P01'))],
+    ['an object whose driverError is a deadlock', { driverError: withCode('40P01') }],
+  ])('%s → 503, the driver error its cause', (_name, error) => {
+    const mapped = mapTransactionRollback(error);
+
+    expect(mapped?.getStatus()).toBe(503);
+    expect(mapped?.message).toBe('The request met a concurrent write and was rolled back; retry');
+    expect(mapped?.cause).toBe(error);
+  });
+
+  it.each([
+    ['a unique violation', withCode('23505')],
+    ['a lost connection', withCode('ECONNREFUSED')],
+    ['a plain Error', new Error('40P01')],
+    ['null', null],
+  ])('%s → nothing', (_name, error) => {
+    expect(mapTransactionRollback(error)).toBeUndefined();
   });
 });
 

@@ -47,6 +47,23 @@ export function mapDatabaseUnavailable(exception: unknown): ServiceUnavailableEx
     : undefined;
 }
 
+/** PostgreSQL's transaction rollbacks that a retry may pass: serialization_failure and deadlock_detected. */
+const ROLLED_BACK_SQLSTATES = new Set(['40001', '40P01']);
+
+/**
+ * Exception mapper of the error filter: a transaction PostgreSQL rolled back for a concurrent one (40001, 40P01)
+ * becomes 503 with `Retry-After`, the driver's error its `cause`; nothing of it was written.
+ */
+export function mapTransactionRollback(exception: unknown): ServiceUnavailableException | undefined {
+  const { code, driverError } = (exception ?? {}) as ErrorLike;
+  const sqlstate = typeof code === 'string' ? code : (driverError as ErrorLike | undefined)?.code;
+  return typeof sqlstate === 'string' && ROLLED_BACK_SQLSTATES.has(sqlstate)
+    ? new ServiceUnavailableException('The request met a concurrent write and was rolled back; retry', {
+        cause: exception,
+      })
+    : undefined;
+}
+
 /** True when `error` is PostgreSQL's deadlock (SQLSTATE 40P01): its transaction was rolled back and may be run again. */
 export function isDeadlock(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '40P01';
