@@ -110,6 +110,42 @@ describe('blogs: publishing and slugs (e2e)', () => {
       expect(after.data.map((blog) => blog.status)).not.toContain('draft');
     });
 
+    describe('a search', () => {
+      const word = `searched${Date.now()}`;
+      const ids: Record<'live' | 'draft' | 'scheduled' | 'bobs', number> = { live: 0, draft: 0, scheduled: 0, bobs: 0 };
+
+      beforeAll(async () => {
+        const content = `a ${word} here`;
+        ids.live = (await create({ content })).id;
+        ids.draft = (await create({ content, status: 'draft' })).id;
+        ids.scheduled = (await create({ content, publishedAt: inFuture(HOUR) })).id;
+        ids.bobs = (await create({ content, status: 'draft' }, 'bob')).id;
+      });
+
+      it.each<[string, Record<string, string>, (() => string) | undefined, (keyof typeof ids)[]]>([
+        ['anyone without a token: the live blog alone', {}, undefined, ['live']],
+        ['its owner, status=draft', { status: 'draft' }, () => as('alice'), ['draft']],
+        ['its owner, status=scheduled', { status: 'scheduled' }, () => as('alice'), ['scheduled']],
+        ['its owner, status=any: its own blogs', { status: 'any' }, () => as('alice'), ['live', 'draft', 'scheduled']],
+        [
+          'a blogs:admin token, status=any: every owner’s',
+          { status: 'any' },
+          admin,
+          ['live', 'draft', 'scheduled', 'bobs'],
+        ],
+      ])('%s, counted exactly', async (_name, query, authorization, expected) => {
+        const body = await list({ q: word, sort: 'id', limit: '10', ...query }, authorization?.());
+
+        expect({ ids: body.data.map((blog) => blog.id), total: body.total, totalRelation: body.totalRelation }).toEqual(
+          {
+            ids: expected.map((name) => ids[name]),
+            total: expected.length,
+            totalRelation: 'eq',
+          },
+        );
+      });
+    });
+
     it('status=draft needs a token (401), and lists the caller’s own drafts, every owner’s for blogs:admin', async () => {
       const bobs = await create({ status: 'draft' }, 'bob');
       const res = await read(`${BLOGS}?status=draft`);

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { BLOGS, BlogListBody, messagesOf } from './support/blog-api';
+import { bearer, BLOGS, BlogListBody, messagesOf } from './support/blog-api';
 import { bulkSeed } from './support/bulk-seed';
 import { expectRejected, listBlogs, listQuery } from './support/blog-list';
 import { useTestApp } from './support/test-app';
@@ -84,6 +84,34 @@ describe('blogs: the bounds of a search (e2e)', () => {
       expect({ total: body.total, totalRelation: body.totalRelation }).toEqual({ total, totalRelation });
       expect(body.data.map((blog) => blog.id)).toEqual(await expectedIds(where, 'created_at DESC, id DESC', 5));
     });
+
+    it.each([
+      ['a draft', 'NULL'],
+      ['a scheduled blog', `now() + interval '1 hour'`],
+    ])(
+      '%s among the 10,001 matches: 10,000 live, "eq" to anyone, "gte" to their owner with status=any',
+      async (_name, at) => {
+        const [{ id }] = await t.dataSource.query<{ id: number }[]>(`SELECT max(id) AS id FROM blogs`);
+        await t.dataSource.query(`UPDATE blogs SET published_at = ${at} WHERE id = $1`, [id]);
+        try {
+          const { body } = await listBlogs(t, { q: 'common', limit: 5 });
+          const res = await t.http
+            .get(`${BLOGS}?${listQuery({ q: 'common', status: 'any', limit: 5 })}`)
+            .set('Authorization', bearer(t.token('seed')));
+
+          expect({ total: body.total, totalRelation: body.totalRelation }).toEqual({ total: CAP, totalRelation: 'eq' });
+          expect(body.data.map((blog) => blog.id)).toEqual(
+            await expectedIds(`id <> ${id}`, 'created_at DESC, id DESC', 5),
+          );
+          expect({ total: res.body.total, totalRelation: res.body.totalRelation }).toEqual({
+            total: CAP,
+            totalRelation: 'gte',
+          });
+        } finally {
+          await t.dataSource.query(`UPDATE blogs SET published_at = created_at WHERE id = $1`, [id]);
+        }
+      },
+    );
 
     it('a list without q counts every blog exactly', async () => {
       const { body } = await listBlogs(t, { author: 'Alice', limit: 1 });

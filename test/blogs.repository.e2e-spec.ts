@@ -86,22 +86,27 @@ describe('BlogsRepository on the real database', () => {
 
   // The embedded database has no statement_timeout to give a slow statement more time.
   (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
-    'runs a long read with its own statement_timeout and no parallel workers, for its transaction only',
+    'runs a long read with its own statement_timeout, work_mem and no parallel workers, for its transaction only',
     async () => {
       const sql = db.moduleRef.get(StatementRunner);
       const SETTINGS = {
         name: 'test.settings',
         text: `SELECT current_setting('statement_timeout') AS "timeout",
-          current_setting('max_parallel_workers_per_gather') AS "workers"`,
+          current_setting('max_parallel_workers_per_gather') AS "workers", current_setting('work_mem') AS "memory"`,
       };
       const read = async (lane: 'fast' | 'slow' | 'long') =>
-        (await sql.onReplica<{ timeout: string; workers: string }>(SETTINGS, [], lane)).rows[0];
+        (await sql.onReplica<{ timeout: string; workers: string; memory: string }>(SETTINGS, [], lane)).rows[0];
 
       const fast = await read('fast');
-      await expect(read('long')).resolves.toEqual({ timeout: `${SLOW_LANE.statementMs / 1000}s`, workers: '0' });
+      await expect(read('long')).resolves.toEqual({
+        timeout: `${SLOW_LANE.statementMs / 1000}s`,
+        workers: '0',
+        memory: SLOW_LANE.workMem,
+      });
       await expect(read('slow')).resolves.toEqual(fast);
       expect(fast.timeout).toBe('2s');
       expect(fast.workers).not.toBe('0');
+      expect(fast.memory).not.toBe(SLOW_LANE.workMem);
       // Every pooled session again, after the lane's transactions ended.
       const after = await Promise.all(Array.from({ length: 12 }, () => read('fast')));
       expect(after).toEqual(Array.from({ length: 12 }, () => fast));

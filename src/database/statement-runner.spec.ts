@@ -176,14 +176,15 @@ describe('StatementRunner', () => {
       ['named', true, { name: FIND.name, text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
       ['unnamed', false, { text: FIND.text, values: [3], query_timeout: SLOW_LANE.statementMs + 500 }],
     ])(
-      `runs a long read (%s) in a transaction of its own: ${SLOW_LANE.statementMs} ms, no parallel workers`,
+      `runs a long read (%s) in a transaction of its own: ${SLOW_LANE.statementMs} ms, ${SLOW_LANE.workMem}, no parallel workers`,
       async (_name, named, sent) => {
         const sql = await runner(named);
 
         await sql.onReplica(FIND, [3], 'long');
         expect(replica.query.mock.calls).toStrictEqual([
           [
-            `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`,
+            `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL work_mem = '${SLOW_LANE.workMem}'; ` +
+              'SET LOCAL max_parallel_workers_per_gather = 0',
           ],
           [sent],
           ['COMMIT'],

@@ -26,12 +26,20 @@ export interface StatementResult<T> {
  * of a pool at once, in arrival order, so that they never starve the cheap ones; one client holds at most
  * `perClient` of them, its other statements waiting behind its own; a statement waits up to `maxWaitMs` for its turn
  * in all. A `long` one (a full-text search) then runs in a transaction of its own for up to `statementMs`, on one
- * core (no parallel workers) (docs/performance.md, "The slow lane").
+ * core (no parallel workers), with `workMem` for its bitmap of matches (docs/performance.md, "The slow lane").
  */
-export const SLOW_LANE = { connections: 2, perClient: 1, maxWaitMs: 45_000, statementMs: 15_000 } as const;
+export const SLOW_LANE = {
+  connections: 2,
+  perClient: 1,
+  maxWaitMs: 45_000,
+  statementMs: 15_000,
+  workMem: '16MB',
+} as const;
 
-/** Opens the transaction of a `long` statement, with its time limit and no parallel workers: one simple query. */
-const BEGIN_LONG = `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL max_parallel_workers_per_gather = 0`;
+/** Opens the transaction of a `long` statement, with its time limit, its memory and no parallel workers: one query. */
+const BEGIN_LONG =
+  `BEGIN; SET LOCAL statement_timeout = ${SLOW_LANE.statementMs}; SET LOCAL work_mem = '${SLOW_LANE.workMem}'; ` +
+  `SET LOCAL max_parallel_workers_per_gather = 0`;
 
 /** How much longer than the server's `statement_timeout` the client waits for an answer, in ms (as for the others). */
 const READ_TIMEOUT_MARGIN_MS = DATABASE_TIMEOUTS.queryMs - DATABASE_TIMEOUTS.statementMs;
