@@ -201,7 +201,18 @@ describe('sitemap summary under concurrent writes (e2e)', () => {
   const t = useTestApp({ PUBLIC_URL, SITEMAP_SIZE: '1000' });
   const admin = (): string => bearer(t.token('root', { scope: 'blogs:admin' }));
 
-  it('creates, updates, drafts and deletes of one block released together leave its lastmod and count exact', async () => {
+  /** Block 0 as `sitemap_blocks` sums it, and as its blogs that are not drafts have it. */
+  async function blockZero(): Promise<{ summary: Record<string, unknown>; stored: Record<string, unknown> }> {
+    const [summary]: Record<string, unknown>[] = await t.dataSource.query(
+      'SELECT sum("n")::int AS "n", sum("stale")::int AS "stale", max("updated_at") AS "newest" FROM "sitemap_blocks" WHERE "block" = 0',
+    );
+    const [stored]: Record<string, unknown>[] = await t.dataSource.query(
+      'SELECT count(*)::int AS "n", max("updated_at") AS "newest" FROM "blogs" WHERE "published_at" IS NOT NULL',
+    );
+    return { summary, stored };
+  }
+
+  it('creates, updates, drafts, deletes and folds of one block released together leave its lastmod and count exact', async () => {
     await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
     const seeded: number[] = [];
     for (let i = 0; i < 12; i += 1) seeded.push((await create(t, { title: `R${i}`, content: 'x', author: 'A' })).id);
@@ -211,13 +222,18 @@ describe('sitemap summary under concurrent writes (e2e)', () => {
         .set('Authorization', admin())
         .set('Content-Type', 'application/merge-patch+json')
         .send(body);
+    const fold = async (): Promise<void> => {
+      await t.dataSource.query('SELECT "sitemap_block_fold"(0)');
+    };
     let release!: () => void;
     const go = new Promise<void>((resolve) => (release = resolve));
+    // The newest blog goes: until a fold, the block's summary names its updatedAt.
     const racers = [
       ...Array.from({ length: 8 }, (_, i) => async () => create(t, { title: `N${i}`, content: 'x', author: 'A' })),
-      ...seeded.slice(0, 4).map((id) => async () => t.http.delete(`${BLOGS}/${id}`).set('Authorization', admin())),
-      ...seeded.slice(4, 8).map((id) => async () => patch(id, { content: 'changed' })),
-      ...seeded.slice(8, 10).map((id) => async () => patch(id, { status: 'draft' })),
+      ...seeded.slice(8, 12).map((id) => async () => t.http.delete(`${BLOGS}/${id}`).set('Authorization', admin())),
+      ...seeded.slice(0, 4).map((id) => async () => patch(id, { content: 'changed' })),
+      ...seeded.slice(4, 6).map((id) => async () => patch(id, { status: 'draft' })),
+      ...Array.from({ length: 3 }, () => fold),
     ].map(async (racer) => {
       await go;
       return racer();
@@ -227,14 +243,38 @@ describe('sitemap summary under concurrent writes (e2e)', () => {
 
     const index = await t.http.get('/api/v1/sitemap.xml');
     expect(entriesOf(index.text)).toEqual(await expectedIndex(t, 1000));
-    const summary: { n: string | number }[] = await t.dataSource.query(
-      'SELECT sum("n") AS "n" FROM "sitemap_blocks" WHERE "block" = 0',
+    const raced = await blockZero();
+    expect(raced.summary.n).toBe(raced.stored.n);
+    expect(raced.stored.n).toBe(12 + 8 - 4 - 2);
+    // Exact once folded; never older than its blogs, and newer only while a removal is not folded.
+    expect(new Date(raced.summary.newest as string).getTime()).toBeGreaterThanOrEqual(
+      new Date(raced.stored.newest as string).getTime(),
     );
-    const stored: { n: string | number }[] = await t.dataSource.query(
-      'SELECT count(*) AS "n" FROM "blogs" WHERE "published_at" IS NOT NULL',
+    if (raced.summary.stale === 0) expect(raced.summary.newest).toEqual(raced.stored.newest);
+
+    await fold();
+    const folded = await blockZero();
+    expect(folded.summary).toEqual({ ...folded.stored, stale: 0 });
+    expect(entriesOf((await t.http.get('/api/v1/sitemap.xml')).text)).toEqual(await expectedIndex(t, 1000));
+  });
+
+  it('a delete of the newest blog marks its block stale, read from its blogs until the fold, then from the summary', async () => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await create(t, { title: `S${i}`, content: 'x', author: 'A' })).id);
+    expect((await t.http.delete(`${BLOGS}/${ids[2]}`).set('Authorization', admin())).status).toBe(204);
+
+    const stale = await blockZero();
+    expect([stale.summary.n, stale.summary.stale]).toEqual([2, 1]);
+    expect(new Date(stale.summary.newest as string).getTime()).toBeGreaterThan(
+      new Date(stale.stored.newest as string).getTime(),
     );
-    expect(Number(summary[0].n)).toBe(Number(stored[0].n));
-    expect(Number(stored[0].n)).toBe(12 + 8 - 4 - 2);
+    expect(entriesOf((await t.http.get('/api/v1/sitemap.xml')).text)).toEqual(await expectedIndex(t, 1000));
+
+    await t.dataSource.query('SELECT "sitemap_block_fold"(0)');
+    const folded = await blockZero();
+    expect(folded.summary).toEqual({ ...folded.stored, stale: 0 });
+    expect(entriesOf((await t.http.get('/api/v1/sitemap.xml')).text)).toEqual(await expectedIndex(t, 1000));
   });
 });
 

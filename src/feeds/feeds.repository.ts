@@ -96,8 +96,8 @@ function statementsOf(visibility: BlogVisibility) {
     },
     /**
      * The files of $2 ids each that have live blogs at $1, and the newest `updated_at` of each: whole blocks from
-     * `sitemap_blocks`; a block that holds a blog scheduled at $1 or straddles two files, from its blogs (at most
-     * 1000 rows by primary key each).
+     * `sitemap_blocks`; a block that holds a blog scheduled at $1, straddles two files or is stale, from its blogs (at
+     * most 1000 rows by primary key each).
      */
     index: {
       name: 'feeds.sitemap-index',
@@ -118,22 +118,29 @@ function statementsOf(visibility: BlogVisibility) {
             FROM "sitemap_blocks" v WHERE v."block" BETWEEN $3::int4 AND $4::int4) AS "version",
           (SELECT count(*) FROM "scheduled_blogs"($1) s WHERE s."id" BETWEEN $6::int4 AND $7::int4) AS "scheduled"`,
     },
+    /** The blocks of `sitemap_blocks` with a removal not yet folded. */
+    staleBlocks: {
+      name: 'feeds.sitemap-stale-blocks',
+      text: `SELECT DISTINCT "block" FROM "sitemap_blocks" WHERE "stale" > 0`,
+    },
+    /** Sets block $1's newest `updated_at` from its blogs and clears its `stale` (migration `FoldSitemapBlocks`). */
+    fold: { name: 'feeds.sitemap-fold', text: `SELECT "sitemap_block_fold"($1::int4)` },
   };
 }
 
 /**
  * The CTEs that end in `pieces` (`file` from 0, `updated_at`): per file of $2 ids, the newest `updated_at` of the live
  * blogs at $1 of each block `where` selects from `sitemap_blocks`, read whole from it or, for a block that holds a blog
- * scheduled at $1 or straddles two files, from its blogs.
+ * scheduled at $1, straddles two files or is stale (a removal not yet folded), from its blogs.
  */
 function filesOf(live: string, where: string): string {
   const block = SITEMAP_BLOCK_IDS;
   return `"scheduled" AS (SELECT DISTINCT (s."id" - 1) / ${block} AS "block" FROM "scheduled_blogs"($1) s),
-        "summed" AS (SELECT "block", max("updated_at") AS "updated_at" FROM "sitemap_blocks" ${where} GROUP BY "block"
-          HAVING sum("n") > 0),
+        "summed" AS (SELECT "block", max("updated_at") AS "updated_at", sum("stale") > 0 AS "stale" FROM "sitemap_blocks"
+          ${where} GROUP BY "block" HAVING sum("n") > 0),
         "blocks" AS (SELECT k."block", k."updated_at",
             k."block"::int8 * ${block} / $2::int4 AS "first", (k."block"::int8 * ${block} + ${block - 1}) / $2::int4 AS "last",
-            k."block" IN (SELECT "block" FROM "scheduled") AS "counted"
+            k."stale" OR k."block" IN (SELECT "block" FROM "scheduled") AS "counted"
           FROM "summed" k),
         "pieces" AS (
           SELECT "first" AS "file", "updated_at" FROM "blocks" WHERE "first" = "last" AND NOT "counted"
@@ -208,6 +215,13 @@ export class FeedsRepository {
       lastModified: updatedAt === null ? undefined : new Date(updatedAt),
       version: `${(version as string | null) ?? ''};${String(scheduled)}`,
     };
+  }
+
+  /** Folds each stale block of `sitemap_blocks`, one statement (and transaction) each; answers how many. */
+  async foldStaleBlocks(): Promise<number> {
+    const { rows } = await this.sql.onPrimary<{ block: number }>(this.statements.staleBlocks, []);
+    for (const { block } of rows) await this.sql.onPrimary(this.statements.fold, [block]);
+    return rows.length;
   }
 
   /** The sitemap files of `size` ids each that hold live blogs at `now`, by number, at most {@link MAX_SITEMAP_FILES}. */
