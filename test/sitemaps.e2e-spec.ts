@@ -303,14 +303,24 @@ describe('sitemaps across the boundary of ids 1000 and 1001 (e2e)', () => {
 describe('sitemaps without live blogs (e2e)', () => {
   const t = useTestApp({ PUBLIC_URL });
 
-  it('answers an empty, well-formed index and 404 for the first file', async () => {
+  it('answers 404 for the index (siteindex.xsd asks for one file at least) and for the first file', async () => {
     await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
-    const index = await t.http.get('/api/v1/sitemap.xml');
+    await create(t, { title: 'Draft', content: 'x', author: 'Alice', status: 'draft' });
 
-    expect(index.status).toBe(200);
-    expect(index.text).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>',
-    );
+    const index = await t.http.get('/api/v1/sitemap.xml');
+    expectJsonError(index, 404);
+    expect(index.headers['cache-control']).toBe('no-store');
     expectJsonError(await t.http.get('/api/v1/sitemaps/blogs-1.xml'), 404);
+    // The same schema refuses the empty index the service does not answer.
+    expect(
+      schemaErrors(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>`, 'siteindex.xsd'),
+    ).not.toBe('');
+  });
+
+  it('answers the index again, valid, once a blog is published', async () => {
+    await create(t, { title: 'First', content: 'x', author: 'Alice' });
+
+    const index = await t.http.get('/api/v1/sitemap.xml');
+    expect([index.status, schemaErrors(index.text, 'siteindex.xsd')]).toEqual([200, '']);
   });
 });

@@ -181,6 +181,12 @@ describe('FeedsService', () => {
       await expect(textOf(body)).rejects.toBeInstanceOf(NotFoundException);
     });
 
+    it('answers 404 for the index when no file holds a live blog (an index names one file at least)', async () => {
+      repository.findFiles.mockResolvedValue([]);
+
+      await expect(service.sitemapIndex(NOW)).rejects.toBeInstanceOf(NotFoundException);
+    });
+
     it('lists the files the repository found, under PUBLIC_URL, dated by the newest', async () => {
       const older = new Date('2026-01-01T00:00:00Z');
       repository.findFiles.mockResolvedValue([

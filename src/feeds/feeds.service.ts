@@ -111,19 +111,19 @@ export class FeedsService {
     return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: updated ?? now };
   }
 
-  /** The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs. */
+  /**
+   * The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs.
+   * @throws NotFoundException when no file holds a live blog: an index names one file at least (siteindex.xsd).
+   */
   async sitemapIndex(now: Date): Promise<PublicDocument> {
     const files = await this.feeds.findFiles(this.config.sitemapSize, now);
+    if (files.length === 0) throw new NotFoundException('Sitemap index not found: no file holds a live blog');
     const entries = files.map(({ file, lastModified }) => ({
       loc: `${this.publicUrl}${sitemapFilePath(file)}`,
       lastModified,
     }));
     const newest = entries.reduce((max, { lastModified }) => (lastModified > max ? lastModified : max), new Date(0));
-    return {
-      body: renderSitemapIndex(entries),
-      mediaType: SITEMAP_MEDIA_TYPE,
-      lastModified: files.length > 0 ? newest : now,
-    };
+    return { body: renderSitemapIndex(entries), mediaType: SITEMAP_MEDIA_TYPE, lastModified: newest };
   }
 
   /**
