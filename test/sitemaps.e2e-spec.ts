@@ -3,6 +3,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { FeedsRepository } from '../src/feeds/feeds.repository';
 import { bearer, BLOGS, expectJsonError } from './support/blog-api';
 import { TestApp, useTestApp } from './support/test-app';
 
@@ -271,7 +272,10 @@ describe('sitemap summary under concurrent writes (e2e)', () => {
     );
     expect(entriesOf((await t.http.get('/api/v1/sitemap.xml')).text)).toEqual(await expectedIndex(t, 1000));
 
-    await t.dataSource.query('SELECT "sitemap_block_fold"(0)');
+    // The job's work: each stale block folded, then none left.
+    const feeds = t.app.get(FeedsRepository);
+    await expect(feeds.foldStaleBlocks()).resolves.toBe(1);
+    await expect(feeds.foldStaleBlocks()).resolves.toBe(0);
     const folded = await blockZero();
     expect(folded.summary).toEqual({ ...folded.stored, stale: 0 });
     expect(entriesOf((await t.http.get('/api/v1/sitemap.xml')).text)).toEqual(await expectedIndex(t, 1000));

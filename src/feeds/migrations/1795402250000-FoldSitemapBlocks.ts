@@ -16,6 +16,14 @@ const addRow = (row: string, added: string, removed: string): string =>
      "stale" = "sitemap_blocks"."stale" + EXCLUDED."stale",
      "updated_at" = greatest("sitemap_blocks"."updated_at", EXCLUDED."updated_at")`;
 
+/** SQL: the row trigger function `name` that runs `body` (statements) and returns null. */
+const triggerFunction = (name: string, body: string): string =>
+  `CREATE OR REPLACE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     ${body};
+     RETURN NULL;
+   END $$`;
+
 /**
  * Deletes without the block lock (docs/architecture.md, "Feeds and sitemaps"): every write of a blog that is not a
  * draft adds to its block's row of its shard, a delete (or a blog made a draft again) `n - 1` and `stale + 1`, and
@@ -51,28 +59,18 @@ export class FoldSitemapBlocks1795402250000 implements MigrationInterface {
             "updated_at" = CASE WHEN "shard" = "locked"[1] THEN "newest" END
           WHERE "block" = "b" AND "shard" = ANY ("locked");
       END $$`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "sitemap_blocks_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        ${addRow('NEW', '1', '0')};
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "sitemap_blocks_updated"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW."published_at" IS NULL THEN
+    await queryRunner.query(triggerFunction('sitemap_blocks_inserted', addRow('NEW', '1', '0')));
+    await queryRunner.query(
+      triggerFunction(
+        'sitemap_blocks_updated',
+        `IF NEW."published_at" IS NULL THEN
           ${addRow('OLD', '-1', '1')};
         ELSE
           ${addRow('NEW', `CASE WHEN OLD."published_at" IS NULL THEN 1 ELSE 0 END`, '0')};
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "sitemap_blocks_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        ${addRow('OLD', '-1', '1')};
-        RETURN NULL;
-      END $$`);
+        END IF`,
+      ),
+    );
+    await queryRunner.query(triggerFunction('sitemap_blocks_deleted', addRow('OLD', '-1', '1')));
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
