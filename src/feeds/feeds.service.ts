@@ -11,6 +11,7 @@ import { FeedBlog, FeedsRepository, SitemapBlog } from './feeds.repository';
 import { weakEntityTag } from './public-document';
 import { renderSitemapIndex, renderUrlSet, SITEMAP_MEDIA_TYPE } from './sitemap-documents';
 
+/** The 404 of sitemap file `n`, which holds no live blog. */
 const sitemapFileNotFound = (n: number): NotFoundException =>
   new NotFoundException(`Sitemap file ${n} not found: it holds no live blog`);
 
