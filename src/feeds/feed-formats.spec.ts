@@ -1,5 +1,6 @@
 import { FeedDocument, renderFeed, xmlText } from './feed-formats';
 import { renderSitemapIndex, renderUrlSet } from './sitemap-documents';
+import type { SitemapBlog } from './feeds.repository';
 
 /** Characters XML 1.0 forbids, a lone surrogate among them, and a pair that is one character (U+1F600). */
 const FORBIDDEN = 'a\u0001b\u000bc\u001fd\ufffee\uffffg\ud800h\udc00i';
@@ -123,13 +124,29 @@ describe('xmlText', () => {
 });
 
 describe('sitemaps', () => {
-  it('writes a urlset of entity-escaped locations with W3C datetimes', () => {
-    const blogs = [{ id: 1, slug: 'a', updatedAt: '2026-11-29T07:30:00.123Z' }];
+  /** The parts `renderUrlSet` writes of `batches`. */
+  async function parts(batches: SitemapBlog[][]): Promise<string[]> {
+    const written: string[] = [];
+    for await (const part of renderUrlSet(
+      (async function* () {
+        yield* batches;
+      })(),
+      (blog) => `https://x.example/${blog.slug}?b&c`,
+    ))
+      written.push(part);
+    return written;
+  }
 
-    expect(renderUrlSet(blogs, () => 'https://x.example/a?b&c')).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>' +
-        '<loc>https://x.example/a?b&amp;c</loc><lastmod>2026-11-29T07:30:00.123Z</lastmod></url></urlset>',
-    );
+  it('writes a urlset of entity-escaped locations with W3C datetimes, a part per batch', async () => {
+    const at = '2026-11-29T07:30:00.123Z';
+    const written = await parts([[{ id: 1, slug: 'a', updatedAt: at }], [{ id: 2, slug: 'b', updatedAt: at }]]);
+
+    expect(written).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+        `<url><loc>https://x.example/a?b&amp;c</loc><lastmod>${at}</lastmod></url>`,
+      `<url><loc>https://x.example/b?b&amp;c</loc><lastmod>${at}</lastmod></url>`,
+      '</urlset>',
+    ]);
   });
 
   it('writes a sitemap index', () => {

@@ -77,7 +77,7 @@ export const ApiSitemapIndex = (): MethodDecorator =>
       summary: 'The sitemap index (sitemaps.org 0.9) of the blog sitemap files',
       description:
         'Lists `/api/v1/sitemaps/blogs-<n>.xml` for each file that holds live blogs, under `PUBLIC_URL`, each with the ' +
-        `newest \`updatedAt\` of its blogs. ${READ_ACCESS_NOTE}`,
+        `newest \`updatedAt\` of its blogs; 404 while no file does. ${READ_ACCESS_NOTE}`,
     }),
     ApiBlogsDocument(
       SITEMAP_MEDIA_TYPE,
@@ -85,7 +85,7 @@ export const ApiSitemapIndex = (): MethodDecorator =>
       '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
         '<sitemap><loc>https://api.blog.example/api/v1/sitemaps/blogs-1.xml</loc><lastmod>2026-11-29T07:30:00.000Z</lastmod></sitemap></sitemapindex>',
     ),
-    ApiErrorResponses(401, 429, 503),
+    ApiErrorResponses(401, 404, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/sitemaps/blogs-{n}.xml`. */

@@ -6,7 +6,7 @@ import { feedsConfig, loadFeedsConfig } from '../config/feeds.config';
 import { httpConfig, loadHttpConfig } from '../config/http.config';
 import { TagsRepository } from '../tags/tags.repository';
 import { FEED_SORT, FeedCursors } from './feed-cursor';
-import { FeedBlog, FeedsRepository } from './feeds.repository';
+import { FeedBlog, FeedsRepository, SitemapBlog } from './feeds.repository';
 import { FeedsService } from './feeds.service';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
@@ -28,7 +28,7 @@ const blog = (id: number, overrides: Partial<FeedBlog> = {}): FeedBlog => ({
 describe('FeedsService', () => {
   let service: FeedsService;
   let cursors: FeedCursors;
-  const repository = { findPage: jest.fn(), findFile: jest.fn(), findFiles: jest.fn() };
+  const repository = { findPage: jest.fn(), findFile: jest.fn(), findFileSummary: jest.fn(), findFiles: jest.fn() };
   const tags = { names: jest.fn() };
 
   async function compile(env: Record<string, string> = {}): Promise<void> {
@@ -144,22 +144,66 @@ describe('FeedsService', () => {
   });
 
   describe('sitemaps', () => {
-    it('reads file n as the ids (n - 1) * SITEMAP_SIZE + 1 to n * SITEMAP_SIZE', async () => {
-      repository.findFile.mockResolvedValue([{ id: 4, slug: 'x', updatedAt: NOW.toISOString() }]);
+    /** What `findFile` yields: `batches`, one at a time. */
+    const yielding = (...batches: SitemapBlog[][]) =>
+      async function* () {
+        yield* batches;
+      };
+    /** The text of a streamed body. */
+    const textOf = async (body: AsyncIterable<string>): Promise<string> => {
+      let text = '';
+      for await (const part of body) text += part;
+      return text;
+    };
 
-      const { body, lastModified } = await service.sitemapFile(2, NOW);
+    it('reads file n as the ids (n - 1) * SITEMAP_SIZE + 1 to n * SITEMAP_SIZE, dated by its summary', async () => {
+      repository.findFileSummary.mockResolvedValue({ lastModified: NOW, version: '1.0.7;0' });
+      repository.findFile.mockImplementation(yielding([{ id: 4, slug: 'x', updatedAt: NOW.toISOString() }]));
 
+      const { body, lastModified, entityTag } = await service.sitemapFile(2, NOW);
+
+      expect(repository.findFileSummary).toHaveBeenCalledWith(2, 4, 6, 3, NOW);
+      expect([lastModified, entityTag]).toEqual([NOW, expect.stringMatching(/^W\/"[A-Za-z0-9_-]{22}"$/)]);
+      expect(repository.findFile).not.toHaveBeenCalled();
+      expect(await textOf(body)).toContain(`<loc>${PUBLIC_URL}/api/v1/blogs/slug/x</loc>`);
       expect(repository.findFile).toHaveBeenCalledWith(4, 6, NOW, undefined);
-      expect(body).toContain(`<loc>${PUBLIC_URL}/api/v1/blogs/slug/x</loc>`);
-      expect(lastModified).toEqual(NOW);
+    });
+
+    it.each([
+      ['the version of its summary rows', { version: '1.0.8;0' }],
+      ['its scheduled blogs', { version: '1.0.7;1' }],
+      ['its newest updatedAt', { lastModified: new Date(NOW.getTime() + 1) }],
+    ])('gives another entity tag when %s moves', async (_moved, change) => {
+      const summary = { lastModified: NOW, version: '1.0.7;0' };
+      repository.findFileSummary.mockResolvedValueOnce(summary).mockResolvedValueOnce({ ...summary, ...change });
+
+      const before = await service.sitemapFile(2, NOW);
+      const after = await service.sitemapFile(2, NOW);
+
+      expect(after.entityTag).not.toBe(before.entityTag);
     });
 
     it('answers 404 for a file without live blogs, and reads nothing past int4', async () => {
-      repository.findFile.mockResolvedValue([]);
+      repository.findFileSummary.mockResolvedValue({ lastModified: undefined, version: ';0' });
       await expect(service.sitemapFile(7, NOW)).rejects.toBeInstanceOf(NotFoundException);
 
       await expect(service.sitemapFile(2 ** 31, NOW)).rejects.toBeInstanceOf(NotFoundException);
-      expect(repository.findFile).toHaveBeenCalledTimes(1);
+      expect(repository.findFileSummary).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers 404 from the body when the blogs went between the summary and the first batch', async () => {
+      repository.findFileSummary.mockResolvedValue({ lastModified: NOW, version: '1.0.7;0' });
+      repository.findFile.mockImplementation(yielding());
+
+      const { body } = await service.sitemapFile(2, NOW);
+
+      await expect(textOf(body)).rejects.toBeInstanceOf(NotFoundException);
+    });
+
+    it('answers 404 for the index when no file holds a live blog (an index names one file at least)', async () => {
+      repository.findFiles.mockResolvedValue([]);
+
+      await expect(service.sitemapIndex(NOW)).rejects.toBeInstanceOf(NotFoundException);
     });
 
     it('lists the files the repository found, under PUBLIC_URL, dated by the newest', async () => {

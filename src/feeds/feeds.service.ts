@@ -7,8 +7,13 @@ import { httpConfig } from '../config/http.config';
 import { TagsRepository } from '../tags/tags.repository';
 import { FEED_SORT, FeedCursors, FeedSelection } from './feed-cursor';
 import { FeedDocument, FeedFormat, FEED_MEDIA_TYPES, renderFeed } from './feed-formats';
-import { FeedBlog, FeedsRepository } from './feeds.repository';
+import { FeedBlog, FeedsRepository, SitemapBlog } from './feeds.repository';
+import { weakEntityTag } from './public-document';
 import { renderSitemapIndex, renderUrlSet, SITEMAP_MEDIA_TYPE } from './sitemap-documents';
+
+/** The 404 of sitemap file `n`, which holds no live blog. */
+const sitemapFileNotFound = (n: number): NotFoundException =>
+  new NotFoundException(`Sitemap file ${n} not found: it holds no live blog`);
 
 /** Path of the feeds, without the format's extension (`.atom`, `.rss`, `.json`). */
 export const FEEDS_PATH = '/api/v1/feeds/blogs';
@@ -24,6 +29,17 @@ export interface PublicDocument {
   readonly body: string;
   readonly mediaType: string;
   readonly lastModified: Date;
+}
+
+/**
+ * A public document written in parts as it is read: its `ETag` and `Last-Modified` come from a summary read before it,
+ * and every change to what it lists moves the tag (docs/api.md, "Feeds and sitemaps").
+ */
+export interface StreamedDocument {
+  readonly body: AsyncIterable<string>;
+  readonly mediaType: string;
+  readonly lastModified: Date;
+  readonly entityTag: string;
 }
 
 /** What a feed document is asked for: the filters and where it starts (a `cursor` of an earlier one). */
@@ -98,36 +114,40 @@ export class FeedsService {
     return { body: renderFeed(format, document), mediaType: FEED_MEDIA_TYPES[format], lastModified: changed ?? now };
   }
 
-  /** The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs. */
+  /**
+   * The sitemap index at `now`: each file that holds live blogs, with the newest `updatedAt` of its blogs.
+   * @throws NotFoundException when no file holds a live blog: an index names one file at least (siteindex.xsd).
+   */
   async sitemapIndex(now: Date): Promise<PublicDocument> {
     const files = await this.feeds.findFiles(this.config.sitemapSize, now);
+    if (files.length === 0) throw new NotFoundException('Sitemap index not found: no file holds a live blog');
     const entries = files.map(({ file, lastModified }) => ({
       loc: `${this.publicUrl}${sitemapFilePath(file)}`,
       lastModified,
     }));
     const newest = entries.reduce((max, { lastModified }) => (lastModified > max ? lastModified : max), new Date(0));
-    return {
-      body: renderSitemapIndex(entries),
-      mediaType: SITEMAP_MEDIA_TYPE,
-      lastModified: files.length > 0 ? newest : now,
-    };
+    return { body: renderSitemapIndex(entries), mediaType: SITEMAP_MEDIA_TYPE, lastModified: newest };
   }
 
   /**
-   * Sitemap file `n` at `now`: the live blogs with ids `(n - 1) * SITEMAP_SIZE + 1` to `n * SITEMAP_SIZE`, by id.
-   * @throws NotFoundException when it holds no live blog (past the last file, or none in its range).
+   * Sitemap file `n` at `now`: the live blogs with ids `(n - 1) * SITEMAP_SIZE + 1` to `n * SITEMAP_SIZE`, by id, read
+   * and written in batches as the body is sent.
+   * @throws NotFoundException when it holds no live blog (past the last file, or none in its range); from the body
+   *   when its blogs went between the summary and the first batch.
    */
-  async sitemapFile(n: number, now: Date, client?: string): Promise<PublicDocument> {
+  async sitemapFile(n: number, now: Date, client?: string): Promise<StreamedDocument> {
     const size = this.config.sitemapSize;
     const first = (n - 1) * size + 1;
-    const blogs = first > INT4_MAX ? [] : await this.feeds.findFile(first, Math.min(n * size, INT4_MAX), now, client);
-    if (blogs.length === 0) throw new NotFoundException(`Sitemap file ${n} not found: it holds no live blog`);
-    // The instants are written alike (UTC, milliseconds, years 0001–9999): the greatest text is the newest.
-    const newest = blogs.reduce((max, { updatedAt }) => (updatedAt > max ? updatedAt : max), blogs[0].updatedAt);
+    const last = Math.min(n * size, INT4_MAX);
+    const summary = first > INT4_MAX ? undefined : await this.feeds.findFileSummary(n, first, last, size, now);
+    const lastModified = summary?.lastModified;
+    if (summary === undefined || lastModified === undefined) throw sitemapFileNotFound(n);
+    const identity = [n, size, this.publicUrl, this.config.siteUrl ?? '', summary.version, lastModified.toISOString()];
     return {
-      body: renderUrlSet(blogs, (blog) => this.blogLink(blog)),
+      body: renderUrlSet(this.sitemapBatches(n, first, last, now, client), (blog) => this.blogLink(blog)),
       mediaType: SITEMAP_MEDIA_TYPE,
-      lastModified: new Date(newest),
+      lastModified,
+      entityTag: weakEntityTag(identity.join('\n')),
     };
   }
 
@@ -137,6 +157,22 @@ export class FeedsService {
    */
   private tagName(tag: string, entries: readonly FeedBlog[], names: ReadonlyMap<string, string>): string {
     return entries.some((blog) => blog.tagSlugs.includes(tag)) ? (names.get(tag) ?? tag) : tag;
+  }
+
+  /** The batches of sitemap file `n`'s live blogs; a file whose first batch is empty is not found. */
+  private async *sitemapBatches(
+    n: number,
+    first: number,
+    last: number,
+    now: Date,
+    client?: string,
+  ): AsyncGenerator<SitemapBlog[]> {
+    let none = true;
+    for await (const batch of this.feeds.findFile(first, last, now, client)) {
+      none = false;
+      yield batch;
+    }
+    if (none) throw sitemapFileNotFound(n);
   }
 
   /** `SITE_TITLE`, then the tag's name and the author when the feed is filtered: `Blog: NestJS by Alice`. */

@@ -5,8 +5,8 @@ export const SITEMAP_BLOCK_IDS = 1000;
 
 /**
  * What the sitemap index reads instead of the blogs: per block of {@link SITEMAP_BLOCK_IDS} ids and shard, blogs that
- * are not drafts and the newest `updatedAt` among them, kept by triggers (migration `AddSitemapBlocks`); a block's
- * figures are the sum of its rows' `n` and the newest of their `updatedAt`.
+ * are not drafts and the newest `updatedAt` among them, kept by triggers (migrations `AddSitemapBlocks`,
+ * `FoldSitemapBlocks`); a block's figures are the sum of its rows' `n` and `stale` and the newest of their `updatedAt`.
  */
 @Entity({ name: 'sitemap_blocks' })
 export class SitemapBlock {
@@ -22,7 +22,14 @@ export class SitemapBlock {
   @Column({ name: 'n', type: 'integer', default: 0 })
   count!: number;
 
-  /** The newest `updated_at` of those blogs; null when there are none. */
+  /**
+   * Removals (deletes, blogs made drafts again) this row counted since the block was last folded: while the block's sum
+   * is above 0, its newest `updated_at` may be a removed blog's, and readers take it from the block's blogs.
+   */
+  @Column({ name: 'stale', type: 'integer', default: 0 })
+  stale!: number;
+
+  /** The newest `updated_at` of those blogs, or newer while the block is stale; null when there are none. */
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 3, nullable: true })
   updatedAt!: Date | null;
 }

@@ -23,13 +23,29 @@ interface SitemapItem {
 const sitemapXml = (root: string, element: string, items: readonly SitemapItem[]): string =>
   xmlDocument({ [root]: { '@_xmlns': SITEMAP, [element]: items } });
 
-/** The `<urlset>` of `blogs`, each at `linkOf(blog)`, with its `updatedAt` as it came (UTC). */
-export function renderUrlSet(blogs: readonly SitemapBlog[], linkOf: (blog: SitemapBlog) => string): string {
-  return sitemapXml(
-    'urlset',
-    'url',
-    blogs.map((blog) => ({ loc: xmlText(linkOf(blog)), lastmod: blog.updatedAt })),
-  );
+/** Where a `<urlset>`'s elements go in the document the builder writes around them. */
+const CONTENT = '\u0000';
+
+/** The declaration and `<urlset>` start tag, and the end tag, as the builder writes them. */
+const [URLSET_START, URLSET_END] = xmlDocument({ urlset: { '@_xmlns': SITEMAP, '#text': CONTENT } }).split(CONTENT);
+
+/**
+ * The `<urlset>` of the batches of blogs `batches` yields, in parts as they come: each blog at `linkOf(blog)`, with its
+ * `updatedAt` as it came (UTC). The builder writes the document around them; each `<url>` of two escaped values is
+ * written here, 5× faster than by the builder (docs/performance.md, "Feeds and sitemaps").
+ */
+export async function* renderUrlSet(
+  batches: AsyncIterable<readonly SitemapBlog[]>,
+  linkOf: (blog: SitemapBlog) => string,
+): AsyncGenerator<string> {
+  let part = URLSET_START;
+  for await (const blogs of batches) {
+    for (const blog of blogs)
+      part += `<url><loc>${xmlText(linkOf(blog))}</loc><lastmod>${blog.updatedAt}</lastmod></url>`;
+    yield part;
+    part = '';
+  }
+  yield part + URLSET_END;
 }
 
 /** The `<sitemapindex>` of `files`; W3C datetimes in UTC. */

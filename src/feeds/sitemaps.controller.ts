@@ -6,7 +6,7 @@ import { clientAddressOf } from '../rate-limit/rate-limit.guard';
 import { SharedCache } from '../shared-cache/shared-cache';
 import { ApiSitemapFile, ApiSitemapIndex, ApiSitemaps } from './feeds.api-docs';
 import { FeedsService } from './feeds.service';
-import { answerDocument } from './public-document';
+import { answerDocument, answerStreamedDocument } from './public-document';
 
 /** `/api/v1/sitemap.xml`: the sitemap index of the blog sitemap files (sitemaps.org 0.9). */
 @Controller({ path: 'sitemap.xml', version: '1' })
@@ -41,11 +41,11 @@ export class SitemapsController {
     @Param('n') n: string,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<string> {
+  ): Promise<string | AsyncIterable<string>> {
     const number = canonicalIntegerValue(n);
     // A name that is no file's (`blogs-0.xml`, `blogs-01.xml`) is a path without a resource.
     if (number === undefined || number < 1) throw new NotFoundException(`Sitemap file ${n} not found`);
     const document = await this.feeds.sitemapFile(number, new Date(), clientAddressOf(request));
-    return answerDocument(this.cache, request, response, document);
+    return answerStreamedDocument(this.cache, request, response, document);
   }
 }

@@ -388,7 +388,7 @@ export interface paths {
         };
         /**
          * The sitemap index (sitemaps.org 0.9) of the blog sitemap files
-         * @description Lists `/api/v1/sitemaps/blogs-<n>.xml` for each file that holds live blogs, under `PUBLIC_URL`, each with the newest `updatedAt` of its blogs. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
+         * @description Lists `/api/v1/sitemaps/blogs-<n>.xml` for each file that holds live blogs, under `PUBLIC_URL`, each with the newest `updatedAt` of its blogs; 404 while no file does. No token needed, unless the service runs with `READS_REQUIRE_AUTH=true`: then a bearer token is required (401 without one).
          */
         get: operations["sitemapIndex"];
         put?: never;
@@ -5118,6 +5118,28 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "A bearer token is required"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No sitemap file of this number holds a live blog (past the last one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Sitemap file 7 not found: it holds no live blog",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Sitemap file 7 not found: it holds no live blog"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
