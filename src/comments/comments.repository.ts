@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isForeignKeyViolation } from '../database/database-errors';
+import { Row, rowMapper, selectedColumns } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogAccess, BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
@@ -7,7 +8,8 @@ import { Comment } from './comment.entity';
 import { FetchedPage, pageOfRows, pageWithTotalSql, PageWindow, perKey } from '../common/paging/page';
 
 /** A comment's columns, of the row `c`. */
-const COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
+const COLUMNS = selectedColumns(Comment, 'c');
+const commentOf = rowMapper(Comment);
 
 /**
  * The statements of comments, each reading with the comments the columns of `visibility` that decide who may read their
@@ -71,8 +73,6 @@ function statementsOf(visibility: BlogVisibility) {
 
 /** The foreign keys a comment's insert meets when its blog is deleted meanwhile (its own, its counter's). */
 const BLOG_FOREIGN_KEYS = ['FK_comments_blog_id', 'FK_comment_counts_blog_id'];
-
-type Row = Record<string, unknown>;
 
 /** A comment and who may read its blog. */
 export interface CommentWithBlog {
@@ -166,16 +166,4 @@ export class CommentsRepository {
     const { rowCount } = await this.sql.onPrimary(this.statements.delete, [id, reader, now]);
     return rowCount > 0;
   }
-}
-
-/** The comment of a row's columns. */
-function commentOf(row: Row): Comment {
-  return Object.assign(new Comment(), {
-    id: row.id as number,
-    blogId: row.blog_id as number,
-    author: row.author as string,
-    body: row.body as string,
-    ownerSub: row.owner_sub as string,
-    createdAt: new Date(row.created_at as string | Date),
-  });
 }
