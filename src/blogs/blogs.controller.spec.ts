@@ -159,9 +159,9 @@ describe('BlogsController', () => {
   it('findOne lets the service decide absence', async () => {
     service.findOne.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
 
-    await expect(
-      controller.findOne(7, alice, read('/api/v1/blogs/7', { authorization: 'Bearer t' })),
-    ).rejects.toThrow(NotFoundException);
+    await expect(controller.findOne(7, alice, read('/api/v1/blogs/7', { authorization: 'Bearer t' }))).rejects.toThrow(
+      NotFoundException,
+    );
     expect(response.setHeader).not.toHaveBeenCalled();
   });
 

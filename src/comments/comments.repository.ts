@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { isForeignKeyViolation } from '../database/database-errors';
 import { Row, rowMapper, selectedColumns } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import { BlogAccess, BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogAccess, BlogVisibility, whileBlogExists } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
 import { Comment } from './comment.entity';
 import { FetchedPage, pageOfRows, pageWithTotalSql, PageWindow, perKey } from '../common/paging/page';
@@ -123,16 +122,10 @@ export class CommentsRepository {
    */
   async insert(comment: NewComment, now: Date): Promise<CommentInsert> {
     const { blogId, author, body, ownerSub } = comment;
-    try {
-      const { rows } = await this.sql.onPrimary<Row>(this.statements.insert, [blogId, author, body, ownerSub, now]);
-      if (rows.length === 0) return { blog: null, comment: null };
-      return { blog: this.visibility.accessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
-    } catch (error) {
-      if (isForeignKeyViolation(error, BLOG_FOREIGN_KEYS)) {
-        throw new BlogGoneError(`blog ${blogId} was deleted`, { cause: error });
-      }
-      throw error;
-    }
+    const statement = this.sql.onPrimary<Row>(this.statements.insert, [blogId, author, body, ownerSub, now]);
+    const { rows } = await whileBlogExists(blogId, BLOG_FOREIGN_KEYS, statement);
+    if (rows.length === 0) return { blog: null, comment: null };
+    return { blog: this.visibility.accessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
   }
 
   /** The comment with this id and who may read its blog, or null, read from `source`. */

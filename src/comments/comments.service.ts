@@ -1,6 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { conditionalWrite } from '../common/http/conditional-write';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
@@ -71,10 +71,7 @@ export class CommentsService {
     const { author, body } = input;
     const stored = await this.comments
       .insert({ blogId, author, body, ownerSub: principal.sub }, now)
-      .catch((error: unknown) => {
-        if (error instanceof BlogGoneError) throw this.visibility.notFound(blogId);
-        throw error;
-      });
+      .catch(this.visibility.goneAsNotFound(blogId));
     if (stored.comment) return stored.comment;
     this.visibility.readable(stored.blog, blogId, principal, now);
     throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);
