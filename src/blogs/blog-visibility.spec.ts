@@ -92,4 +92,15 @@ describe('BlogVisibility', () => {
     const other = new Error('other');
     expect(() => visibility.goneAsNotFound(7)(other)).toThrow(other);
   });
+
+  it("gives an item back when its blog is readable, and refuses a hidden blog or none with the item's 404", () => {
+    const wording = { title: 'Note', noun: 'note', adminScope: 'blogs:admin' };
+    const item = { blog: BLOGS.draft, id: 3 };
+    expect(visibility.visible(item, READERS.owner, NOW, wording, 3)).toBe(item);
+    for (const found of [item, null]) {
+      expect(() => visibility.visible(found, READERS.other, NOW, wording, 3)).toThrow(
+        new NotFoundException('Note 3 not found'),
+      );
+    }
+  });
 });

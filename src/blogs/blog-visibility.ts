@@ -76,6 +76,21 @@ export class BlogVisibility {
     return blog;
   }
 
+  /**
+   * `found`, an item read with its blog, when `principal` may read the blog at `now`.
+   * @throws NotFoundException (404 `<wording.title> <id> not found`) when it is null or its blog is hidden from them.
+   */
+  visible<F extends { readonly blog: BlogAccess }>(
+    found: F | null,
+    principal: Principal | undefined,
+    now: Date,
+    wording: ResourceWording,
+    id: number | string,
+  ): F {
+    if (found === null || !this.mayRead(found.blog, principal, now)) throw notFound(wording, id);
+    return found;
+  }
+
   /** 404: no blog `id` (an id or a slug), or one the caller may not read: the two answers are alike. */
   notFound(id: number | string): NotFoundException {
     return notFound(BLOG_WORDING, id);

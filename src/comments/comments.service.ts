@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { conditionalWrite } from '../common/http/conditional-write';
-import { notFound, ResourceWording } from '../common/http/write-refusal';
+import { ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import type { PageRequest } from '../common/paging/page';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
@@ -57,9 +57,7 @@ export class CommentsService {
 
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Comment> {
-    const found = await this.comments.findById(id);
-    if (found === null || !this.visibility.mayRead(found.blog, principal, now)) throw notFound(COMMENT_WORDING, id);
-    return found.comment;
+    return this.visibility.visible(await this.comments.findById(id), principal, now, COMMENT_WORDING, id).comment;
   }
 
   /**
