@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { rowMapper } from '../database/entity-rows';
 import { EventPresenter, EventResource, StoredEvent } from '../events/event-resource';
 import { TagsRepository } from '../tags/tags.repository';
 import { BlogPublicationsRepository } from './blog-publications.repository';
@@ -10,23 +11,13 @@ import { DeletedBlogResponse } from './dto/deleted-blog-response.dto';
 /** What a change did to a blog; `blog.published` follows the change that made it live, or its instant passing. */
 export const BLOG_EVENT_TYPES = ['blog.created', 'blog.updated', 'blog.deleted', 'blog.published'] as const;
 
+const blogOf = rowMapper(Blog);
+
 /** The stored `snapshot` of a `blogs` row (its columns by name) as an entity with the tags' names from `names`. */
 function blogOfSnapshot(snapshot: Record<string, unknown>, names: ReadonlyMap<string, string>): Blog {
-  const published = snapshot.published_at as string | null;
-  const tagSlugs = snapshot.tag_slugs as string[];
-  return Object.assign(new Blog(), {
-    id: snapshot.id as number,
-    title: snapshot.title as string,
-    content: snapshot.content as string,
-    author: snapshot.author as string,
-    createdAt: new Date(snapshot.created_at as string),
-    updatedAt: new Date(snapshot.updated_at as string),
-    version: snapshot.version as number,
-    publishedAt: published === null ? null : new Date(published),
-    slug: snapshot.slug as string,
-    tagSlugs,
-    tags: tagSlugs.map((slug) => names.get(slug) ?? slug),
-  });
+  const blog = blogOf(snapshot);
+  blog.tags = blog.tagSlugs.map((slug) => names.get(slug) ?? slug);
+  return blog;
 }
 
 /** The tag slugs that `events`' blogs name, to look their names up once. */

@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Principal } from '../auth/principal';
-import { BlogAccess, BlogVisibility } from './blog-visibility';
+import { BlogAccess, BlogGoneError, BlogVisibility, whileBlogExists } from './blog-visibility';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const BLOGS: Record<'live' | 'draft' | 'scheduled', BlogAccess> = {
@@ -71,5 +71,36 @@ describe('BlogVisibility', () => {
     const row = { blog_owner_sub: 'alice', blog_published_at: '2026-06-01T00:00:00.000Z' };
     expect(visibility.accessOf(row)).toEqual(BLOGS.live);
     expect(visibility.accessOf({ blog_owner_sub: 'alice', blog_published_at: null })).toEqual(BLOGS.draft);
+  });
+
+  const foreignKey = Object.assign(new Error('fk'), { code: '23503', constraint: 'FK_x_blog_id' });
+
+  it.each([
+    ['the foreign key to the blog', foreignKey, BlogGoneError],
+    ['another foreign key', { ...foreignKey, constraint: 'FK_other' }, Object],
+    ['another error', new Error('other'), Error],
+  ])('whileBlogExists turns a refusal by %s into BlogGoneError, and nothing else', async (_name, error, kind) => {
+    const thrown: unknown = await whileBlogExists(7, ['FK_x_blog_id'], Promise.reject(error)).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(kind);
+    expect(thrown instanceof BlogGoneError).toBe(kind === BlogGoneError);
+  });
+
+  it('goneAsNotFound answers a blog gone meanwhile as the missing blog, and passes other errors on', () => {
+    expect(() => visibility.goneAsNotFound(7)(new BlogGoneError('gone'))).toThrow(
+      new NotFoundException('Blog 7 not found'),
+    );
+    const other = new Error('other');
+    expect(() => visibility.goneAsNotFound(7)(other)).toThrow(other);
+  });
+
+  it("gives an item back when its blog is readable, and refuses a hidden blog or none with the item's 404", () => {
+    const wording = { title: 'Note', noun: 'note', adminScope: 'blogs:admin' };
+    const item = { blog: BLOGS.draft, id: 3 };
+    expect(visibility.visible(item, READERS.owner, NOW, wording, 3)).toBe(item);
+    for (const found of [item, null]) {
+      expect(() => visibility.visible(found, READERS.other, NOW, wording, 3)).toThrow(
+        new NotFoundException('Note 3 not found'),
+      );
+    }
   });
 });

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { requiredOwner } from '../auth/required-owner';
 import { notFound, ResourceWording } from '../common/http/write-refusal';
+import { isForeignKeyViolation } from '../database/database-errors';
 import { blogStatus, liveRangeSql, liveSql } from './blog-status';
 import { BLOGS_ADMIN_SCOPE } from './blogs.constants';
 
@@ -14,6 +15,15 @@ export const BLOG_WORDING: ResourceWording = { title: 'Blog', noun: 'blog', admi
  */
 export class BlogGoneError extends Error {
   override readonly name = 'BlogGoneError';
+}
+
+/** `write` under blog `blogId`, a refusal by one of its foreign keys `keys` to `blogs` thrown as {@link BlogGoneError}. */
+export function whileBlogExists<T>(blogId: number, keys: readonly string[], write: Promise<T>): Promise<T> {
+  return write.catch((error: unknown) => {
+    throw isForeignKeyViolation(error, keys)
+      ? new BlogGoneError(`blog ${blogId} was deleted`, { cause: error })
+      : error;
+  });
 }
 
 /** What decides who may read a blog: its owner and when it is published (null: a draft). */
@@ -66,9 +76,31 @@ export class BlogVisibility {
     return blog;
   }
 
+  /**
+   * `found`, an item read with its blog, when `principal` may read the blog at `now`.
+   * @throws NotFoundException (404 `<wording.title> <id> not found`) when it is null or its blog is hidden from them.
+   */
+  visible<F extends { readonly blog: BlogAccess }>(
+    found: F | null,
+    principal: Principal | undefined,
+    now: Date,
+    wording: ResourceWording,
+    id: number | string,
+  ): F {
+    if (found === null || !this.mayRead(found.blog, principal, now)) throw notFound(wording, id);
+    return found;
+  }
+
   /** 404: no blog `id` (an id or a slug), or one the caller may not read: the two answers are alike. */
   notFound(id: number | string): NotFoundException {
     return notFound(BLOG_WORDING, id);
+  }
+
+  /** A `catch` handler of a write under blog `id`: {@link BlogGoneError} becomes {@link notFound}; others pass on. */
+  goneAsNotFound(id: number): (error: unknown) => never {
+    return (error) => {
+      throw error instanceof BlogGoneError ? this.notFound(id) : error;
+    };
   }
 
   /** Whether `principal` (undefined: no token) may read `blog` at `now`. */

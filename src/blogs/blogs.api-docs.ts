@@ -82,8 +82,9 @@ const UPDATE_EXAMPLES = {
 };
 const PATCH_EXAMPLES = { content: { summary: 'New text only', value: { content: 'First post, revised' } } };
 
-/** OpenAPI of the blogs controller as a whole. */
-export const ApiBlogs = (): ClassDecorator => applyDecorators(ApiTags('blogs'), ApiExtraModels(BlogResponse));
+/** OpenAPI of the blogs controller as a whole, with the errors every operation answers (each adds its own). */
+export const ApiBlogs = (): ClassDecorator =>
+  applyDecorators(ApiErrorResponses(400, 401, 429, 503), ApiTags('blogs'), ApiExtraModels(BlogResponse));
 
 /** OpenAPI of `GET /api/v1/blogs`. */
 export const ApiListBlogs = (): MethodDecorator =>
@@ -104,7 +105,6 @@ export const ApiListBlogs = (): MethodDecorator =>
       'blogs',
       `<${BLOGS_PATH}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
     ),
-    ApiErrorResponses(400, 401, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/:id`. */
@@ -119,7 +119,7 @@ export const ApiGetBlog = (): MethodDecorator =>
         ...READ_HEADERS,
       },
     ),
-    ApiErrorResponses(400, 401, 404, 429, 503),
+    ApiErrorResponses(404),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/slug/:slug`. */
@@ -158,7 +158,7 @@ export const ApiGetBlogBySlug = (): MethodDecorator =>
         },
       },
     }),
-    ApiErrorResponses(400, 401, 404, 429, 503),
+    ApiErrorResponses(404),
   );
 
 /** OpenAPI of `POST /api/v1/blogs`. */
@@ -178,7 +178,7 @@ export const ApiCreateBlog = (): MethodDecorator =>
       examples: CREATE_EXAMPLES,
     }),
     ApiCreatedAt(BlogResponse, 'blog', `${BLOGS_PATH}/1`, ETAG_HEADER),
-    ApiErrorResponses(400, 401, 409, 413, 415, 429, 503),
+    ApiErrorResponses(409, 413, 415),
   );
 
 const WHO_MAY_WRITE = 'Only the owner (the `sub` that created it) or a token with scope `blogs:admin` may';
@@ -206,7 +206,7 @@ export const ApiUpdateBlog = (): MethodDecorator =>
       examples: UPDATE_EXAMPLES,
     }),
     ApiOkResponse({ type: BlogResponse, description: 'The blog as stored.', headers: ETAG_HEADER }),
-    ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
+    ApiErrorResponses(403, 404, 409, 412, 413, 415),
   );
 
 /** OpenAPI of `PATCH /api/v1/blogs/:id`. */
@@ -244,7 +244,7 @@ export const ApiPatchBlog = (): MethodDecorator =>
         },
       },
     }),
-    ApiErrorResponses(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
+    ApiErrorResponses(403, 404, 409, 412, 413, 415),
   );
 
 /** OpenAPI of `DELETE /api/v1/blogs/:id`. */
@@ -263,5 +263,5 @@ export const ApiDeleteBlog = (): MethodDecorator =>
       'blog',
       { preconditions: true },
     ),
-    ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),
+    ApiErrorResponses(403, 404, 412),
   );

@@ -7,6 +7,7 @@ import type { Blog } from './blog.entity';
 import { BlogsController } from './blogs.controller';
 import { BlogsService } from './blogs.service';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { PublicAnswer } from '../shared-cache/public-read';
 import { SharedCache } from '../shared-cache/shared-cache';
 
 const blog: Blog = {
@@ -44,6 +45,7 @@ const PUBLIC = 'public, max-age=0, s-maxage=86400';
 
 describe('BlogsController', () => {
   let controller: BlogsController;
+  let cache: SharedCache;
   let service: { [K in 'list' | 'findOne' | 'findBySlug' | 'create' | 'update' | 'remove']: jest.Mock };
   let response: { setHeader: jest.Mock; location: jest.Mock; status: jest.Mock; end: jest.Mock; vary: jest.Mock };
 
@@ -72,9 +74,13 @@ describe('BlogsController', () => {
       ],
     }).compile();
     controller = moduleRef.get(BlogsController);
+    cache = moduleRef.get(SharedCache);
   });
 
   const res = (): Response => response as unknown as Response;
+
+  const read = (url: string, headers: Record<string, string> = {}): PublicAnswer =>
+    new PublicAnswer(cache, req(url, headers), res());
 
   const req = (url: string, headers: Record<string, string> = {}): Request =>
     ({ url, originalUrl: url, headers, ip: '192.0.2.7' }) as unknown as Request;
@@ -86,8 +92,7 @@ describe('BlogsController', () => {
       controller.list(
         { limit: 5, offset: 10, sort: '-createdAt', status: 'published' },
         undefined,
-        req('/api/v1/blogs?limit=5&offset=10'),
-        res(),
+        read('/api/v1/blogs?limit=5&offset=10'),
       ),
     ).resolves.toEqual({ data: [publicBlog], total: 12, totalRelation: 'eq', limit: 5, offset: 10, nextCursor: null });
     expect(service.list).toHaveBeenCalledWith(
@@ -107,8 +112,7 @@ describe('BlogsController', () => {
     const body = await controller.list(
       { limit: 1, offset: 0, sort: 'title', q: 'a b', status: 'published' },
       undefined,
-      req('/api/v1/blogs?q=a+b&offset=0&sort=title&limit=1'),
-      res(),
+      read('/api/v1/blogs?q=a+b&offset=0&sort=title&limit=1'),
     );
 
     expect(body.nextCursor).toBe('abc.def');
@@ -130,8 +134,7 @@ describe('BlogsController', () => {
     const body = await controller.list(
       { limit: 10, sort: '-createdAt', fields: 'updatedAt,id', cursor: 'x', status: 'draft' },
       alice,
-      req('/api/v1/blogs?fields=updatedAt,id&cursor=x'),
-      res(),
+      read('/api/v1/blogs?fields=updatedAt,id&cursor=x'),
     );
 
     expect(body).toEqual({
@@ -148,7 +151,7 @@ describe('BlogsController', () => {
   it('findOne answers the blog without its owner, with its strong ETag', async () => {
     service.findOne.mockResolvedValueOnce(blog);
 
-    await expect(controller.findOne(7, undefined, req('/api/v1/blogs/7'), res())).resolves.toEqual(publicBlog);
+    await expect(controller.findOne(7, undefined, read('/api/v1/blogs/7'))).resolves.toEqual(publicBlog);
     expect(service.findOne).toHaveBeenCalledWith(7, undefined, NOW);
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3"');
   });
@@ -156,9 +159,9 @@ describe('BlogsController', () => {
   it('findOne lets the service decide absence', async () => {
     service.findOne.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
 
-    await expect(
-      controller.findOne(7, alice, req('/api/v1/blogs/7', { authorization: 'Bearer t' }), res()),
-    ).rejects.toThrow(NotFoundException);
+    await expect(controller.findOne(7, alice, read('/api/v1/blogs/7', { authorization: 'Bearer t' }))).rejects.toThrow(
+      NotFoundException,
+    );
     expect(response.setHeader).not.toHaveBeenCalled();
   });
 
@@ -166,7 +169,7 @@ describe('BlogsController', () => {
     service.findOne.mockResolvedValueOnce({ ...blog, publishedAt: new Date(Date.now() + 3_600_000) });
 
     await expect(
-      controller.findOne(7, alice, req('/api/v1/blogs/7', { authorization: 'Bearer t' }), res()),
+      controller.findOne(7, alice, read('/api/v1/blogs/7', { authorization: 'Bearer t' })),
     ).resolves.toMatchObject({ status: 'scheduled' });
     expect(response.setHeader).toHaveBeenCalledWith('ETag', '"7-3-scheduled"');
   });
@@ -187,7 +190,7 @@ describe('BlogsController', () => {
   ])('findOne: %s is public to shared caches only without Authorization', async (_name, headers, calls, varied) => {
     service.findOne.mockResolvedValueOnce(blog);
 
-    await controller.findOne(7, undefined, req('/api/v1/blogs/7', headers), res());
+    await controller.findOne(7, undefined, read('/api/v1/blogs/7', headers));
 
     expect(response.setHeader.mock.calls).toEqual(calls);
     expect(response.vary).toHaveBeenCalledTimes(varied);

@@ -22,7 +22,7 @@ import { IdParam } from '../common/http/id-param.decorator';
 import { withEntityTag } from '../common/http/origin-freshness';
 import { JsonBody } from '../common/http/json-body.decorator';
 import { SlugParam } from '../common/http/slug-param.decorator';
-import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
+import { listEnvelope } from '../common/paging/list-envelope';
 import { NonEmptyBodyPipe } from '../common/pipes/non-empty-body.pipe';
 import { BLOG_RESPONSE_FIELDS, parseFieldList, parseTagList } from './blog-list';
 import { BLOGS_PATH } from './blog-paths';
@@ -45,6 +45,7 @@ import { ListBlogsQueryDto } from './dto/list-blogs-query.dto';
 import { PatchBlogDto } from './dto/patch-blog.dto';
 import { UpdateBlogDto } from './dto/update-blog.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { PublicAnswer, PublicRead } from '../shared-cache/public-read';
 import { SharedCache } from '../shared-cache/shared-cache';
 import { BLOG_LISTS_KEY, blogKey } from './blog-surrogate-keys';
 import { clientAddressOf } from '../rate-limit/rate-limit.guard';
@@ -68,18 +69,16 @@ export class BlogsController {
   async list(
     @Query() query: ListBlogsQueryDto,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<BlogListResponse> {
     const now = new Date();
     const fields = (query.fields === undefined ? undefined : parseFieldList(query.fields)) ?? BLOG_RESPONSE_FIELDS;
     const tag = query.tag === undefined ? undefined : parseTagList(query.tag);
     // Lists other than the public one need the caller: a token refused on the way is that refusal, not "no token".
-    const caller = query.status === 'published' ? principal : requireCaller(principal, request);
-    const client = clientAddressOf(request);
+    const caller = query.status === 'published' ? principal : requireCaller(principal, answer.request);
+    const client = clientAddressOf(answer.request);
     const page = await this.blogs.list({ ...query, tag, withContent: fields.includes('content'), client }, caller, now);
-    linkNextPage(response, BLOGS_PATH, request.url, page.nextCursor);
-    this.cache.keep(request, response, BLOG_LISTS_KEY);
+    answer.linkNext(BLOGS_PATH, page.nextCursor).keep(BLOG_LISTS_KEY);
     return listEnvelope(page, query.limit, (blog) => toBlogListItem(blog, now, fields));
   }
 
@@ -112,13 +111,11 @@ export class BlogsController {
   async findOne(
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<BlogResponse> {
     const now = new Date();
     const blog = await this.blogs.findOne(id, principal, now);
-    this.cache.keep(request, response, blogKey(id));
-    return this.answer(blog, now, response);
+    return this.answer(blog, now, answer.keep(blogKey(id)).response);
   }
 
   @Post()

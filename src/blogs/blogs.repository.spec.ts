@@ -1,8 +1,6 @@
 import { Test } from '@nestjs/testing';
-import { getRepositoryToken } from '@nestjs/typeorm';
 import { StatementRunner } from '../database/statement-runner';
 import { TagsRepository } from '../tags/tags.repository';
-import { Blog } from './blog.entity';
 import { BlogsRepository } from './blogs.repository';
 
 describe('BlogsRepository and errors of its writes', () => {
@@ -18,18 +16,6 @@ describe('BlogsRepository and errors of its writes', () => {
         BlogsRepository,
         { provide: StatementRunner, useValue: { onPrimary, onReplica } },
         { provide: TagsRepository, useValue: {} },
-        {
-          provide: getRepositoryToken(Blog),
-          useValue: {
-            create: () => ({}),
-            metadata: {
-              columns: ['id', 'slug'].map((name) => ({
-                databaseName: name,
-                setEntityValue: (entity: Record<string, unknown>, value: unknown) => (entity[name] = value),
-              })),
-            },
-          },
-        },
       ],
     }).compile();
     repository = moduleRef.get(BlogsRepository);

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { OwnedWriteCondition, writableSql, writableValues } from '../common/http/conditional-write';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
+import { Row, rowMapper } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
 import { blogColumns, blogListStatement, liveTotalSql } from './blog-list-statement';
@@ -217,7 +216,7 @@ const UPDATE: PreparedStatement = {
 
 const DELETE: PreparedStatement = { name: 'blogs.delete', text: `DELETE FROM "blogs" WHERE ${WRITABLE}` };
 
-type Row = Record<string, unknown>;
+const blogOf = rowMapper(Blog);
 
 /** The unique index of current slugs. */
 const SLUG_INDEXES = ['IDX_blogs_slug'];
@@ -226,7 +225,7 @@ const SLUG_INDEXES = ['IDX_blogs_slug'];
 type ReadSource = 'replica' | 'primary';
 
 /**
- * Data access of `Blog` over the injected `Repository<Blog>`; every method is one statement. Reads go to the
+ * Data access of `Blog`; every method is one statement. Reads go to the
  * replicas ({@link ReadReplicas}) unless told otherwise, writes to the primary.
  */
 @Injectable()
@@ -235,7 +234,6 @@ export class BlogsRepository {
   private readonly cachedTerms = new LRUCache<string, readonly string[]>({ max: SEARCH_TERMS_CACHE_SIZE });
 
   constructor(
-    @InjectRepository(Blog) private readonly blogs: Repository<Blog>,
     private readonly sql: StatementRunner,
     private readonly tags: TagsRepository,
   ) {}
@@ -365,8 +363,7 @@ export class BlogsRepository {
 
   /** The blog of a row; its tags' names from `tag_names` when the statement gave them (a write's do). */
   private toEntity(row: Row): Blog {
-    const blog = this.blogs.create();
-    for (const column of this.blogs.metadata.columns) column.setEntityValue(blog, row[column.databaseName]);
+    const blog = blogOf(row);
     if (row.tag_names !== undefined) blog.tags = row.tag_names as string[];
     return blog;
   }

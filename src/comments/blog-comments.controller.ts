@@ -1,13 +1,13 @@
-import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, HttpCode, HttpStatus, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { IdParam } from '../common/http/id-param.decorator';
 import { JsonBody } from '../common/http/json-body.decorator';
-import { linkNextPage, listEnvelope } from '../common/paging/list-envelope';
+import { listEnvelope } from '../common/paging/list-envelope';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { SharedCache } from '../shared-cache/shared-cache';
+import { PublicAnswer, PublicRead } from '../shared-cache/public-read';
 import { commentAnswer } from './comment-answer';
 import { blogCommentsPath, COMMENTS_PATH } from './comment-paths';
 import { blogCommentsKey } from './comment-surrogate-keys';
@@ -24,10 +24,7 @@ import { ListCommentsQueryDto } from './dto/list-comments-query.dto';
 @Controller({ path: 'blogs', version: '1' })
 @ApiComments()
 export class BlogCommentsController {
-  constructor(
-    private readonly comments: CommentsService,
-    private readonly cache: SharedCache,
-  ) {}
+  constructor(private readonly comments: CommentsService) {}
 
   @Get(':id/comments')
   @ReadAccess()
@@ -36,12 +33,10 @@ export class BlogCommentsController {
     @IdParam('id') blogId: number,
     @Query() query: ListCommentsQueryDto,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<CommentListResponse> {
     const page = await this.comments.list(blogId, query, principal, new Date());
-    linkNextPage(response, blogCommentsPath(blogId), request.url, page.nextCursor);
-    this.cache.keep(request, response, blogCommentsKey(blogId));
+    answer.linkNext(blogCommentsPath(blogId), page.nextCursor).keep(blogCommentsKey(blogId));
     return listEnvelope(page, query.limit, toCommentResponse);
   }
 

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { rowMapper } from '../database/entity-rows';
 import { EventPresenter, EventResource, StoredEvent } from '../events/event-resource';
 import { blogCommentsKey, commentEventKeys } from './comment-surrogate-keys';
-import { CommentResponse, DeletedCommentResponse } from './dto/comment-response.dto';
+import { Comment } from './comment.entity';
+import { CommentResponse, DeletedCommentResponse, toCommentResponse } from './dto/comment-response.dto';
 
 /** What a change did to a comment. A blog's deletion takes its comments without events of theirs. */
 export const COMMENT_EVENT_TYPES = ['comment.created', 'comment.deleted'] as const;
+
+/** A `comment.created` event's data: the row by column name. */
+const commentOf = rowMapper(Comment);
 
 /**
  * The comments' events (docs/api.md, "Comments"): a trigger on `comments` writes the row by column name
@@ -26,13 +31,7 @@ export class CommentEvents implements EventPresenter {
       events.map(({ type, data }) =>
         type === 'comment.deleted'
           ? { id: data.id as number, blogId: data.blog_id as number }
-          : {
-              id: data.id as number,
-              blogId: data.blog_id as number,
-              author: data.author as string,
-              body: data.body as string,
-              createdAt: new Date(data.created_at as string),
-            },
+          : toCommentResponse(commentOf(data)),
       ),
     );
   }

@@ -49,8 +49,9 @@ const ETAG_HEADER = entityTagHeader(
   '"41-1"',
 );
 
-/** OpenAPI of the comments controller as a whole. */
-export const ApiComments = (): ClassDecorator => applyDecorators(ApiTags('comments'), ApiExtraModels(CommentResponse));
+/** OpenAPI of the comments controller as a whole, with the errors every operation answers (each adds its own). */
+export const ApiComments = (): ClassDecorator =>
+  applyDecorators(ApiErrorResponses(400, 401, 404, 429, 503), ApiTags('comments'), ApiExtraModels(CommentResponse));
 
 /** OpenAPI of `GET /api/v1/blogs/:id/comments`. */
 export const ApiListComments = (): MethodDecorator =>
@@ -73,7 +74,6 @@ export const ApiListComments = (): MethodDecorator =>
         `<${blogCommentsPath(17)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`,
       ),
     ),
-    ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/comments/:id`. */
@@ -85,7 +85,6 @@ export const ApiGetComment = (): MethodDecorator =>
       CommentResponse,
       { ...ETAG_HEADER, ...publicReadHeaders('comment-41 comments-1') },
     ),
-    ApiErrorResponses(400, 401, 404, 429, 503),
   );
 
 /** OpenAPI of `POST /api/v1/blogs/:id/comments`. */
@@ -107,7 +106,7 @@ export const ApiCreateComment = (): MethodDecorator =>
       examples: { comment: { summary: 'A comment', value: { author: 'Bob', body: 'Nice post.' } } },
     }),
     ApiCreatedAt(CommentResponse, 'comment', `${COMMENTS_PATH}/41`, ETAG_HEADER),
-    ApiErrorResponses(400, 401, 404, 409, 413, 415, 429, 503),
+    ApiErrorResponses(409, 413, 415),
   );
 
 /** OpenAPI of `DELETE /api/v1/comments/:id`. */
@@ -124,5 +123,5 @@ export const ApiDeleteComment = (): MethodDecorator =>
       },
       'comment',
     ),
-    ApiErrorResponses(400, 401, 403, 404, 429, 503),
+    ApiErrorResponses(403),
   );

@@ -1,10 +1,9 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Delete, Get, HttpCode, HttpStatus } from '@nestjs/common';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { IdParam } from '../common/http/id-param.decorator';
-import { SharedCache } from '../shared-cache/shared-cache';
+import { PublicAnswer, PublicRead } from '../shared-cache/public-read';
 import { commentAnswer } from './comment-answer';
 import { commentKeys } from './comment-surrogate-keys';
 import { ApiComments, ApiDeleteComment, ApiGetComment } from './comments.api-docs';
@@ -18,10 +17,7 @@ import type { CommentResponse } from './dto/comment-response.dto';
 @Controller({ path: 'comments', version: '1' })
 @ApiComments()
 export class CommentsController {
-  constructor(
-    private readonly comments: CommentsService,
-    private readonly cache: SharedCache,
-  ) {}
+  constructor(private readonly comments: CommentsService) {}
 
   @Get(':id')
   @ReadAccess()
@@ -29,12 +25,10 @@ export class CommentsController {
   async findOne(
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<CommentResponse> {
     const comment = await this.comments.findOne(id, principal, new Date());
-    this.cache.keep(request, response, commentKeys(comment.id, comment.blogId));
-    return commentAnswer(comment, response);
+    return commentAnswer(comment, answer.keep(commentKeys(comment.id, comment.blogId)).response);
   }
 
   @Delete(':id')

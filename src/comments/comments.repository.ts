@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { isForeignKeyViolation } from '../database/database-errors';
+import { Row, rowMapper, selectedColumns } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import { BlogAccess, BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogAccess, BlogVisibility, whileBlogExists } from '../blogs/blog-visibility';
 import type { CommentListPosition } from './comment-list-cursor';
 import { Comment } from './comment.entity';
 import { FetchedPage, pageOfRows, pageWithTotalSql, PageWindow, perKey } from '../common/paging/page';
 
 /** A comment's columns, of the row `c`. */
-const COLUMNS = `c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"`;
+const COLUMNS = selectedColumns(Comment, 'c');
+const commentOf = rowMapper(Comment);
 
 /**
  * The statements of comments, each reading with the comments the columns of `visibility` that decide who may read their
@@ -72,8 +73,6 @@ function statementsOf(visibility: BlogVisibility) {
 /** The foreign keys a comment's insert meets when its blog is deleted meanwhile (its own, its counter's). */
 const BLOG_FOREIGN_KEYS = ['FK_comments_blog_id', 'FK_comment_counts_blog_id'];
 
-type Row = Record<string, unknown>;
-
 /** A comment and who may read its blog. */
 export interface CommentWithBlog {
   readonly comment: Comment;
@@ -123,16 +122,10 @@ export class CommentsRepository {
    */
   async insert(comment: NewComment, now: Date): Promise<CommentInsert> {
     const { blogId, author, body, ownerSub } = comment;
-    try {
-      const { rows } = await this.sql.onPrimary<Row>(this.statements.insert, [blogId, author, body, ownerSub, now]);
-      if (rows.length === 0) return { blog: null, comment: null };
-      return { blog: this.visibility.accessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
-    } catch (error) {
-      if (isForeignKeyViolation(error, BLOG_FOREIGN_KEYS)) {
-        throw new BlogGoneError(`blog ${blogId} was deleted`, { cause: error });
-      }
-      throw error;
-    }
+    const statement = this.sql.onPrimary<Row>(this.statements.insert, [blogId, author, body, ownerSub, now]);
+    const { rows } = await whileBlogExists(blogId, BLOG_FOREIGN_KEYS, statement);
+    if (rows.length === 0) return { blog: null, comment: null };
+    return { blog: this.visibility.accessOf(rows[0]), comment: rows[0].id === null ? null : commentOf(rows[0]) };
   }
 
   /** The comment with this id and who may read its blog, or null, read from `source`. */
@@ -166,16 +159,4 @@ export class CommentsRepository {
     const { rowCount } = await this.sql.onPrimary(this.statements.delete, [id, reader, now]);
     return rowCount > 0;
   }
-}
-
-/** The comment of a row's columns. */
-function commentOf(row: Row): Comment {
-  return Object.assign(new Comment(), {
-    id: row.id as number,
-    blogId: row.blog_id as number,
-    author: row.author as string,
-    body: row.body as string,
-    ownerSub: row.owner_sub as string,
-    createdAt: new Date(row.created_at as string | Date),
-  });
 }

@@ -1,9 +1,9 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { BlogGoneError, BlogVisibility } from '../blogs/blog-visibility';
+import { BlogVisibility } from '../blogs/blog-visibility';
 import { BLOGS_ADMIN_SCOPE } from '../blogs/blogs.constants';
 import { conditionalWrite } from '../common/http/conditional-write';
-import { notFound, ResourceWording } from '../common/http/write-refusal';
+import { ResourceWording } from '../common/http/write-refusal';
 import type { ListPage } from '../common/paging/list-envelope';
 import type { PageRequest } from '../common/paging/page';
 import { COMMENT_SORT, CommentListCursors } from './comment-list-cursor';
@@ -57,9 +57,7 @@ export class CommentsService {
 
   /** @throws NotFoundException when no comment has this id, or `principal` may not read its blog at `now`. */
   async findOne(id: number, principal: Principal | undefined, now: Date): Promise<Comment> {
-    const found = await this.comments.findById(id);
-    if (found === null || !this.visibility.mayRead(found.blog, principal, now)) throw notFound(COMMENT_WORDING, id);
-    return found.comment;
+    return this.visibility.visible(await this.comments.findById(id), principal, now, COMMENT_WORDING, id).comment;
   }
 
   /**
@@ -71,10 +69,7 @@ export class CommentsService {
     const { author, body } = input;
     const stored = await this.comments
       .insert({ blogId, author, body, ownerSub: principal.sub }, now)
-      .catch((error: unknown) => {
-        if (error instanceof BlogGoneError) throw this.visibility.notFound(blogId);
-        throw error;
-      });
+      .catch(this.visibility.goneAsNotFound(blogId));
     if (stored.comment) return stored.comment;
     this.visibility.readable(stored.blog, blogId, principal, now);
     throw new ConflictException(`Blog ${blogId} is not published: only a published blog takes comments`);

@@ -40,9 +40,14 @@ const REVISIONS_NOTE =
 /** The check of the operations on one revision, after {@link REVISIONS_NOTE}'s. */
 const KEPT_CHECK = ', the revision is kept (404)';
 
-/** OpenAPI of the revisions controller as a whole. */
+/** OpenAPI of the revisions controller as a whole, with the errors every operation answers (each adds its own). */
 export const ApiRevisions = (): ClassDecorator =>
-  applyDecorators(ApiTags('revisions'), ApiBearerAuth(BEARER_SCHEME), ApiExtraModels(RevisionResponse));
+  applyDecorators(
+    ApiErrorResponses(400, 401, 403, 404, 429, 503),
+    ApiTags('revisions'),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiExtraModels(RevisionResponse),
+  );
 
 /** The `:version` path parameter. */
 const ApiVersionParam = (): MethodDecorator =>
@@ -69,7 +74,6 @@ export const ApiListRevisions = (): MethodDecorator =>
       description: 'One page of revisions with the total, the effective paging and the cursor of the next page.',
       headers: linkNextHeader(`<${blogRevisionsPath(7)}?limit=10&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"`),
     }),
-    ApiErrorResponses(400, 401, 403, 404, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/blogs/:id/revisions/:version`. */
@@ -83,7 +87,6 @@ export const ApiGetRevision = (): MethodDecorator =>
     ApiIdParam('blog'),
     ApiVersionParam(),
     ApiOkResponse({ type: RevisionResponse, description: 'The revision, with its `content`.' }),
-    ApiErrorResponses(400, 401, 403, 404, 429, 503),
   );
 
 /** OpenAPI of `POST /api/v1/blogs/:id/revisions/:version/restore`. */
@@ -107,5 +110,5 @@ export const ApiRestoreRevision = (): MethodDecorator =>
       description: 'The blog as stored.',
       headers: entityTagHeader('blog as stored', 'send it back in `If-Match` to write only over this version', '"7-4"'),
     }),
-    ApiErrorResponses(400, 401, 403, 404, 412, 429, 503),
+    ApiErrorResponses(412),
   );

@@ -20,8 +20,9 @@ const COUNTED =
   '`count` is the exact number of blogs with the tag that are published (`publishedAt` now or earlier); drafts and ' +
   'blogs scheduled for later do not count, and a tag counts none until its first blog is published.';
 
-/** OpenAPI of the tags controller as a whole. */
-export const ApiTagsResource = (): ClassDecorator => applyDecorators(ApiTags('tags'));
+/** OpenAPI of the tags controller as a whole, with the errors every operation answers (each adds its own). */
+export const ApiTagsResource = (): ClassDecorator =>
+  applyDecorators(ApiErrorResponses(400, 401, 429, 503), ApiTags('tags'));
 
 /** OpenAPI of `GET /api/v1/tags`. */
 export const ApiListTags = (): MethodDecorator =>
@@ -35,7 +36,6 @@ export const ApiListTags = (): MethodDecorator =>
         `parameter or a bad value is 400 naming the parameter. ${READ_ACCESS_NOTE}`,
     }),
     ApiListPage(TagListResponse, 'tags', 'blogs'),
-    ApiErrorResponses(400, 401, 429, 503),
   );
 
 /** OpenAPI of `GET /api/v1/tags/:slug`. */
@@ -52,5 +52,5 @@ export const ApiGetTag = (): MethodDecorator =>
       schema: { type: 'string', pattern: SLUG_PATTERN.source, maxLength: TAG_LIMITS.slug.max, example: 'nestjs' },
     }),
     ApiOkResponse({ type: TagResponse, description: 'The tag.', headers: publicReadHeaders('blogs') }),
-    ApiErrorResponses(400, 401, 404, 429, 503),
+    ApiErrorResponses(404),
   );

@@ -1,9 +1,8 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ReadAccess } from '../auth/access.decorator';
 import { SlugParam } from '../common/http/slug-param.decorator';
 import { listEnvelope } from '../common/paging/list-envelope';
-import { SharedCache } from '../shared-cache/shared-cache';
+import { PublicAnswer, PublicRead } from '../shared-cache/public-read';
 import { ListTagsQueryDto } from './dto/list-tags-query.dto';
 import { TagListResponse, TagResponse, toTagResponse } from './dto/tag-response.dto';
 import { TAG_LIMITS } from './tag-limits';
@@ -17,21 +16,17 @@ export const TAGS_SURROGATE_KEY = 'blogs';
 @Controller({ path: 'tags', version: '1' })
 @ApiTagsResource()
 export class TagsController {
-  constructor(
-    private readonly tags: TagsService,
-    private readonly cache: SharedCache,
-  ) {}
+  constructor(private readonly tags: TagsService) {}
 
   @Get()
   @ReadAccess()
   @ApiListTags()
   async list(
     @Query() query: ListTagsQueryDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<TagListResponse> {
     const page = await this.tags.list(query, new Date());
-    this.cache.keep(request, response, TAGS_SURROGATE_KEY);
+    answer.keep(TAGS_SURROGATE_KEY);
     return listEnvelope(page, query.limit, toTagResponse);
   }
 
@@ -40,11 +35,10 @@ export class TagsController {
   @ApiGetTag()
   async findOne(
     @SlugParam('slug', TAG_LIMITS.slug.max) slug: string,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @PublicRead() answer: PublicAnswer,
   ): Promise<TagResponse> {
     const tag = await this.tags.findOne(slug, new Date());
-    this.cache.keep(request, response, TAGS_SURROGATE_KEY);
+    answer.keep(TAGS_SURROGATE_KEY);
     return toTagResponse(tag);
   }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isDeadlock } from '../database/database-errors';
+import { rowMapper } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner, Transaction } from '../database/statement-runner';
 import { EventsRepository } from '../events/events.repository';
 import type { EventType } from '../events/event-type';
@@ -26,6 +27,9 @@ const DELETE: PreparedStatement = {
   name: 'webhooks.delete',
   text: `DELETE FROM "webhooks" WHERE "id" = $1 RETURNING "id"`,
 };
+
+const webhookOf = rowMapper(Webhook);
+const attemptOf = rowMapper(WebhookAttempt);
 
 /** Newest first by `attempted_at`, ties by `id`; ids as text: PGlite answers int8 as a number, exact only up to 2^53. */
 const LAST_ATTEMPTS: PreparedStatement = {
@@ -147,17 +151,7 @@ export class WebhooksRepository {
     return this.sql.transaction(async (transaction) => {
       await this.events.relay(transaction);
       const { rows } = await transaction.query<Record<string, unknown>>(INSERT, [randomUUID(), url, events, secret]);
-      const row = rows[0];
-      return Object.assign(new Webhook(), {
-        id: row.id,
-        url: row.url,
-        events: row.events,
-        secret: row.secret,
-        createdAt: row.created_at,
-        disabledAt: row.disabled_at,
-        failingSince: row.failing_since,
-        afterEventId: row.after_event_id,
-      });
+      return webhookOf(rows[0]);
     });
   }
 
@@ -189,16 +183,7 @@ export class WebhooksRepository {
   /** The webhook's last {@link WEBHOOK_LOG_SIZE} attempts, newest first. */
   async lastAttempts(webhookId: string): Promise<WebhookAttempt[]> {
     const { rows } = await this.sql.onPrimary<Record<string, unknown>>(LAST_ATTEMPTS, [webhookId, WEBHOOK_LOG_SIZE]);
-    return rows.map((row) =>
-      Object.assign(new WebhookAttempt(), {
-        webhookId,
-        eventId: row.event_id,
-        attemptedAt: new Date(row.attempted_at as string),
-        statusCode: row.status_code,
-        durationMs: row.duration_ms,
-        error: row.error,
-      }),
-    );
+    return rows.map((row) => Object.assign(attemptOf(row), { webhookId }));
   }
 
   /** Marks up to {@link QUEUE_BATCH} new deliveries as queued in `transaction`; returns their ids and webhooks. */

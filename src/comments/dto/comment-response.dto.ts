@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { INT4_MAX } from '../../common/canonical-integer';
 import { ListEnvelopeOf } from '../../common/paging/list-envelope.dto';
+import { IdProperty, InstantProperty } from '../../openapi/schema-properties';
 import { ClosedSchema } from '../../openapi/schema-rules';
 import type { Comment } from '../comment.entity';
 import { COMMENT_LIMITS } from './create-comment.dto';
@@ -8,10 +8,10 @@ import { COMMENT_LIMITS } from './create-comment.dto';
 /** A comment as clients see it (a class so that `@nestjs/swagger` can describe it); its owner is never shown. */
 @ClosedSchema()
 export class CommentResponse {
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: 'Assigned by the service.', example: 41 })
+  @IdProperty({ description: 'Assigned by the service.', example: 41 })
   readonly id!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: 'The blog commented on.', example: 17 })
+  @IdProperty({ description: 'The blog commented on.', example: 17 })
   readonly blogId!: number;
 
   @ApiProperty({
@@ -25,9 +25,7 @@ export class CommentResponse {
   @ApiProperty({ minLength: COMMENT_LIMITS.body.min, maxLength: COMMENT_LIMITS.body.max, example: 'Nice post.' })
   readonly body!: string;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @InstantProperty({
     description: 'Creation time; ISO 8601 UTC with milliseconds and `Z`, from the database clock.',
     example: '2026-11-28T09:00:00.000Z',
   })
@@ -37,10 +35,10 @@ export class CommentResponse {
 /** A deleted comment in its `comment.deleted` event. */
 @ClosedSchema()
 export class DeletedCommentResponse {
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, example: 41 })
+  @IdProperty({ example: 41 })
   readonly id!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: 'The blog it was on.', example: 17 })
+  @IdProperty({ description: 'The blog it was on.', example: 17 })
   readonly blogId!: number;
 }
 

@@ -3,6 +3,7 @@ import { EVENT_ID_PATTERN } from '../../events/event-id';
 import { ClosedSchema } from '../../openapi/schema-rules';
 import type { WebhookAttempt } from '../webhook-attempt.entity';
 import { WEBHOOK_LOG_SIZE } from '../webhooks.constants';
+import { InstantProperty } from '../../openapi/schema-properties';
 
 /** One attempt to deliver an event, as the delivery log shows it. */
 @ClosedSchema()
@@ -10,7 +11,7 @@ export class WebhookAttemptResponse {
   @ApiProperty({ pattern: EVENT_ID_PATTERN.source, example: '42' })
   readonly eventId!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T12:00:00.000Z' })
+  @InstantProperty({ example: '2026-01-31T12:00:00.000Z' })
   readonly attemptedAt!: Date;
 
   @ApiProperty({

@@ -4,6 +4,7 @@ import type { EventType } from '../../events/event-type';
 import { ClosedSchema } from '../../openapi/schema-rules';
 import type { Webhook } from '../webhook.entity';
 import { WEBHOOK_URL_MAX_LENGTH } from '../webhooks.constants';
+import { InstantProperty } from '../../openapi/schema-properties';
 
 /** A webhook as the API shows it: never its secret, but at registration. */
 @ClosedSchema()
@@ -17,7 +18,7 @@ export class WebhookResponse {
   @ApiProperty({ type: 'array', items: { $ref: getSchemaPath(EVENT_TYPE_SCHEMA) } })
   readonly events!: EventType[];
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-31T12:00:00.000Z' })
+  @InstantProperty({ example: '2026-01-31T12:00:00.000Z' })
   readonly createdAt!: Date;
 
   @ApiProperty({
