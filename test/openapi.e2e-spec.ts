@@ -120,11 +120,14 @@ describe('OpenAPI document and the responses it describes', () => {
           for (const [method, op] of Object.entries(ops)) {
             for (const [status, response] of Object.entries(op.responses)) {
               for (const [mediaType, media] of Object.entries(response.content ?? {})) {
-                if (media.example === undefined) continue;
+                const examples = [
+                  ...(media.example === undefined ? [] : [media.example]),
+                  ...Object.values(media.examples ?? {}).map(({ value }) => value),
+                ];
                 const pointer = ['', 'paths', path, method, 'responses', status, 'content', mediaType, 'schema']
                   .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
                   .join('/');
-                for (const error of contract.errorsOf(pointer, media.example)) {
+                for (const error of examples.flatMap((example) => contract.errorsOf(pointer, example))) {
                   problems.push(`${method} ${path} ${status}: ${error}`);
                 }
               }
@@ -134,6 +137,33 @@ describe('OpenAPI document and the responses it describes', () => {
 
         expect(problems).toEqual([]);
       });
+    });
+
+    it('every operation that takes an Idempotency-Key documents its 409 in flight beside its own 409', () => {
+      const idempotent = Object.entries(contract.document.paths).flatMap(([path, ops]) =>
+        Object.entries(ops)
+          .filter(([, op]) => op.parameters?.some((parameter) => parameter.name === 'Idempotency-Key'))
+          .map(
+            ([method, op]) =>
+              [`${method} ${path}`, op.responses['409']?.content?.['application/problem+json']] as const,
+          ),
+      );
+
+      expect(idempotent.map(([operation]) => operation)).toEqual(
+        expect.arrayContaining(['post /api/v1/blogs', 'post /api/v1/blogs/{id}/revisions/{version}/restore']),
+      );
+      for (const [operation, media] of idempotent) {
+        const types = [media?.example, ...Object.values(media?.examples ?? {}).map(({ value }) => value)]
+          .map((example) => (example as { type?: string } | undefined)?.type ?? '')
+          .filter((type) => type !== '');
+        expect([operation, types.some((type) => type.endsWith('/problems/idempotency-key-in-flight'))]).toEqual([
+          operation,
+          true,
+        ]);
+      }
+      const create =
+        contract.document.paths['/api/v1/blogs'].post?.responses['409']?.content?.['application/problem+json'];
+      expect(Object.keys(create?.examples ?? {})).toEqual(['slug-taken', 'idempotency-key-in-flight']);
     });
 
     describe('aliases: every resource the document serves at /api/v1 is served at /api/… and /v1/… too', () => {

@@ -22,6 +22,12 @@ function fingerprintOf(request: Request): Buffer {
     .digest();
 }
 
+/** The messages of the key's refusals: 409 while its first request runs, 422 for another request. */
+export const IDEMPOTENCY_REFUSALS = {
+  inFlight: 'A request with this Idempotency-Key is still in progress; retry later',
+  reused: 'This Idempotency-Key was used with another request (method, path or body)',
+} as const;
+
 /**
  * `Idempotency-Key` on a write (IETF draft `httpapi-idempotency-key-header`), after the authentication guard: 400 for
  * a malformed key, 409 while the key's first request runs, 422 for the key with another method, path or body, else
@@ -58,13 +64,9 @@ export class IdempotencyGuard implements CanActivate {
     const claim = await this.keys.claim(owner, key, fingerprint);
     switch (claim.kind) {
       case 'in-flight':
-        throw new IdempotencyKeyInFlightException(
-          'A request with this Idempotency-Key is still in progress; retry later',
-        );
+        throw new IdempotencyKeyInFlightException(IDEMPOTENCY_REFUSALS.inFlight);
       case 'reused':
-        throw new IdempotencyKeyReusedException(
-          'This Idempotency-Key was used with another request (method, path or body)',
-        );
+        throw new IdempotencyKeyReusedException(IDEMPOTENCY_REFUSALS.reused);
       case 'answered':
         throw new IdempotentReplay(claim.answer);
     }

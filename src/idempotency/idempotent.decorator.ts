@@ -2,7 +2,7 @@ import { applyDecorators, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiProblemResponse } from '../openapi/api-error-responses.decorator';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IDEMPOTENCY_REFUSALS, IdempotencyGuard } from './idempotency.guard';
 import { IdempotentReplayFilter } from './idempotent-replay.filter';
 
 /** The route takes an `Idempotency-Key` header ({@link IdempotencyGuard}); documented in OpenAPI. */
@@ -20,9 +20,15 @@ export const Idempotent = (): MethodDecorator =>
         'first request with the key runs, the same request is answered 409 `idempotency-key-in-flight`.',
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
     }),
+    ApiProblemResponse(409, {
+      description:
+        "While the `Idempotency-Key`'s first request runs, the same request is refused. Nothing was changed.",
+      example: IDEMPOTENCY_REFUSALS.inFlight,
+      problemType: 'idempotency-key-in-flight',
+    }),
     ApiProblemResponse(422, {
       description: 'The `Idempotency-Key` was used with another method, path or body. Nothing was changed.',
-      example: 'This Idempotency-Key was used with another request (method, path or body)',
+      example: IDEMPOTENCY_REFUSALS.reused,
       problemType: 'idempotency-key-reused',
     }),
   );

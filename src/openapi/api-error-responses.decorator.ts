@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, DECORATORS, getSchemaPath } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import {
@@ -112,18 +112,38 @@ function exampleProblem(status: number, { example, problemType }: ApiError): Err
  */
 export function ApiProblemResponse(status: number, error: ApiError): MethodDecorator & ClassDecorator {
   const schema = { $ref: getSchemaPath(Problem) };
-  return applyDecorators(
-    ApiExtraModels(Problem),
+  const example = exampleProblem(status, error);
+  const documented = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    const responses = Reflect.getMetadata(
+      DECORATORS.API_RESPONSE,
+      (descriptor?.value as object | undefined) ?? target,
+    ) as Record<string, { content?: Record<string, ExampleHolder> }> | undefined;
+    const earlier = responses?.[status]?.content?.[PROBLEM_MEDIA_TYPE];
+    const problem = earlier
+      ? { schema, examples: { ...examplesOf(earlier), ...examplesOf({ example }) } }
+      : { schema, example };
     ApiResponse({
       status,
       description: error.description,
       headers: HEADERS[status],
-      content: {
-        [PROBLEM_MEDIA_TYPE]: { schema, example: exampleProblem(status, error) },
-        'application/json': { schema },
-      },
-    }),
-  );
+      content: { [PROBLEM_MEDIA_TYPE]: problem, 'application/json': { schema } },
+    })(target, key as string | symbol, descriptor as PropertyDescriptor);
+  };
+  return applyDecorators(ApiExtraModels(Problem), documented);
+}
+
+/** A media type's example or examples, as OpenAPI writes them. */
+interface ExampleHolder {
+  readonly example?: ErrorBody;
+  readonly examples?: Record<string, { value: ErrorBody }>;
+}
+
+/** The named examples of an earlier answer of the same status (a status with two causes documents both). */
+function examplesOf({ example, examples }: ExampleHolder): Record<string, { value: ErrorBody }> {
+  if (examples) return examples;
+  if (!example) return {};
+  const name = /\/problems\/([a-z-]+)$/.exec(example.type)?.[1] ?? example.title.toLowerCase().replace(/\W+/g, '-');
+  return { [name]: { value: example } };
 }
 
 /**

@@ -18,13 +18,17 @@ interface OperationObject {
   readonly operationId?: string;
   readonly tags?: readonly string[];
   readonly description?: string;
+  readonly parameters?: readonly { readonly name?: string; readonly in?: string }[];
   readonly requestBody?: { readonly content: Record<string, { readonly schema?: unknown }> };
   readonly responses: Record<string, ResponseObject>;
 }
 
 interface ResponseObject {
   readonly headers?: Record<string, unknown>;
-  readonly content?: Record<string, { readonly schema?: unknown; readonly example?: unknown }>;
+  readonly content?: Record<
+    string,
+    { readonly schema?: unknown; readonly example?: unknown; readonly examples?: Record<string, { value: unknown }> }
+  >;
 }
 
 /** An HTTP method as OpenAPI writes it. */

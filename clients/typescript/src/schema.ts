@@ -1606,24 +1606,16 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `slug` is another blog's current slug. Nothing was changed. */
+            /**
+             * @description The `slug` is another blog's current slug. Nothing was changed.
+             *
+             *     While the `Idempotency-Key`'s first request runs, the same request is refused. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.blog.example/problems/slug-taken",
-                     *       "title": "The slug is taken",
-                     *       "status": 409,
-                     *       "detail": "slug is another blog's slug: choose another one",
-                     *       "instance": "/api/v1/blogs/42",
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "slug is another blog's slug: choose another one"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Problem"];
                 };
@@ -2692,24 +2684,16 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `slug` is another blog's current slug. Nothing was changed. */
+            /**
+             * @description The `slug` is another blog's current slug. Nothing was changed.
+             *
+             *     While the `Idempotency-Key`'s first request runs, the same request is refused. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.blog.example/problems/slug-taken",
-                     *       "title": "The slug is taken",
-                     *       "status": 409,
-                     *       "detail": "slug is another blog's slug: choose another one",
-                     *       "instance": "/api/v1/blogs/42",
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "slug is another blog's slug: choose another one"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Problem"];
                 };
@@ -3536,24 +3520,16 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The blog is a draft or scheduled (the caller may read it): only a published blog takes comments. */
+            /**
+             * @description The blog is a draft or scheduled (the caller may read it): only a published blog takes comments.
+             *
+             *     While the `Idempotency-Key`'s first request runs, the same request is refused. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Blog 17 is not published: only a published blog takes comments",
-                     *       "instance": "/api/v1/blogs/42",
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "Blog 17 is not published: only a published blog takes comments"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Problem"];
                 };
@@ -4483,6 +4459,28 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Revision 3 of blog 7 not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description While the `Idempotency-Key`'s first request runs, the same request is refused. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.blog.example/problems/idempotency-key-in-flight",
+                     *       "title": "A request with this Idempotency-Key is in progress",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still in progress; retry later",
+                     *       "instance": "/api/v1/blogs/42",
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still in progress; retry later"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
