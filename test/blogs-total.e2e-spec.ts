@@ -39,6 +39,45 @@ describe('list total: the trigger-kept counter (e2e)', () => {
     await expect(totalAndCount()).resolves.toEqual({ total: before.count + 40, count: before.count + 40 });
   });
 
+  it('counts concurrent deletes exactly', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.http
+          .post(BLOGS)
+          .set('Authorization', bearer(alice))
+          .send({ ...BODY, title: `to delete ${i}` }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const before = await totalAndCount();
+    const deleted = await Promise.all(
+      created.map((r) =>
+        t.http.delete(`${BLOGS}/${(r.body as { id: number }).id}`).set('Authorization', bearer(alice)),
+      ),
+    );
+    expect(deleted.map((r) => r.status)).toEqual(Array(30).fill(204));
+    await expect(totalAndCount()).resolves.toEqual({ total: before.count - 30, count: before.count - 30 });
+  });
+
+  it.each([
+    ['a draft', `SELECT id FROM blogs WHERE published_at IS NULL`],
+    ['nothing', `SELECT -1`],
+  ])('writes no counter row for a delete of %s', async (_, ids) => {
+    const draft = await t.http
+      .post(BLOGS)
+      .set('Authorization', bearer(alice))
+      .send({ ...BODY, title: 'a draft', status: 'draft' });
+    expect(draft.status).toBe(201);
+    const versions = () => t.dataSource.query('SELECT shard, xmin::text AS xmin FROM blog_counts ORDER BY shard');
+    const before: unknown = await versions();
+    await t.dataSource.query(`DELETE FROM blogs WHERE id IN (${ids})`);
+    const after: unknown = await versions();
+    await t.dataSource.query('DELETE FROM blogs WHERE published_at IS NULL');
+    expect(after).toEqual(before);
+    const figures = await totalAndCount();
+    expect(figures.total).toBe(figures.count);
+  });
+
   it('follows writes made in SQL: a bulk insert, a delete, a rolled-back insert and TRUNCATE', async () => {
     await t.dataSource.query(
       `INSERT INTO blogs (title, content, author, owner_sub) SELECT 'bulk', 'c', 'a', 'x' FROM generate_series(1, 250)`,
