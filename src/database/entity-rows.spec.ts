@@ -1,26 +1,23 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { rowMapper, selectedColumns } from './entity-rows';
 
-/** An entity of this spec's own, declared as a feature's would be. */
+/** An entity of this spec's own: a note pinned to a topic, with its writer and the instant it was written. */
 @Entity('notes')
 class Note {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
 
-  @Column({ name: 'blog_id', type: 'integer' })
-  blogId!: number;
+  @Column({ name: 'topic_id', type: 'integer' })
+  topicId!: number;
 
   @Column({ type: 'text' })
-  author!: string;
+  text!: string;
 
-  @Column({ type: 'text' })
-  body!: string;
+  @Column({ name: 'writer_sub', type: 'text' })
+  writerSub!: string;
 
-  @Column({ name: 'owner_sub', type: 'text' })
-  ownerSub!: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
+  @CreateDateColumn({ name: 'written_at', type: 'timestamptz', precision: 3 })
+  writtenAt!: Date;
 }
 
 /** An entity with a column a plain read leaves out, a last-change instant and a timestamp by type. */
@@ -43,21 +40,13 @@ class Draft {
 }
 
 describe('rowMapper', () => {
-  const commentOf = rowMapper(Note);
-  const row = { id: 41, blog_id: 7, author: 'Bob', body: 'Nice post.', owner_sub: 'bob', blog_owner_sub: 'alice' };
+  const noteOf = rowMapper(Note);
+  const row = { id: 41, topic_id: 7, text: 'Call Bob.', writer_sub: 'bob', topic_title: 'Errands' };
 
   it('makes the entity from the row by column name, and takes nothing else', () => {
-    const createdAt = new Date('2026-11-28T09:00:00.000Z');
-    const comment = commentOf({ ...row, created_at: createdAt });
-    expect(comment).toStrictEqual(
-      Object.assign(new Note(), {
-        id: 41,
-        blogId: 7,
-        author: 'Bob',
-        body: 'Nice post.',
-        ownerSub: 'bob',
-        createdAt,
-      }),
+    const writtenAt = new Date('2026-11-28T09:00:00.000Z');
+    expect(noteOf({ ...row, written_at: writtenAt })).toStrictEqual(
+      Object.assign(new Note(), { id: 41, topicId: 7, text: 'Call Bob.', writerSub: 'bob', writtenAt }),
     );
   });
 
@@ -66,17 +55,17 @@ describe('rowMapper', () => {
     ['null', null, null],
     ['absent', undefined, undefined],
   ])('reads a timestamp given as %s', (_name, value, expected) => {
-    expect(commentOf({ ...row, created_at: value }).createdAt).toEqual(expected);
+    expect(noteOf({ ...row, written_at: value }).writtenAt).toEqual(expected);
   });
 
   it('leaves text that is not a timestamp column as it is', () => {
-    expect(commentOf({ ...row, body: '2026-11-28T09:00:00.000Z' }).body).toBe('2026-11-28T09:00:00.000Z');
+    expect(noteOf({ ...row, text: '2026-11-28T09:00:00.000Z' }).text).toBe('2026-11-28T09:00:00.000Z');
   });
 });
 
 describe('selectedColumns', () => {
   it.each([
-    [Note, 'c', 'c."id", c."blog_id", c."author", c."body", c."owner_sub", c."created_at"'],
+    [Note, 'n', 'n."id", n."topic_id", n."text", n."writer_sub", n."written_at"'],
     [Draft, 'b', 'b."id", b."title", b."updated_at", b."published_at"'],
   ])('lists the columns of %p that a read selects, in declaration order', (entity, alias, expected) => {
     expect(selectedColumns(entity, alias)).toBe(expected);
