@@ -7,14 +7,16 @@ describe('BlogsRepository and errors of its writes', () => {
   let repository: BlogsRepository;
   const onPrimary = jest.fn();
   const onReplica = jest.fn();
+  const onReplicaAfter = jest.fn();
 
   beforeEach(async () => {
     onPrimary.mockReset();
     onReplica.mockReset();
+    onReplicaAfter.mockReset();
     const moduleRef = await Test.createTestingModule({
       providers: [
         BlogsRepository,
-        { provide: StatementRunner, useValue: { onPrimary, onReplica } },
+        { provide: StatementRunner, useValue: { onPrimary, onReplica, onReplicaAfter } },
         { provide: TagsRepository, useValue: {} },
       ],
     }).compile();
@@ -57,5 +59,26 @@ describe('BlogsRepository and errors of its writes', () => {
     expect(onReplica).toHaveBeenCalledTimes(1);
     expect(await repository.searchTerms('hello')).toEqual(['hello']);
     expect(onReplica).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers a search past the cap from its walk while its count holds, and counts again once it does not', async () => {
+    const search = { filters: { q: 'word' }, sort: '-createdAt', limit: 1, offset: 0, withContent: false } as const;
+    const list = () => repository.findList({ ...search, status: 'published', now: new Date(0) });
+    const counted = (total: number) => ({
+      first: { rows: [{ position: '100', margin: '132' }] },
+      then: { rows: [{ total, id: null }] },
+    });
+    onReplicaAfter.mockResolvedValue(counted(20_001));
+    onReplica.mockResolvedValue({ rows: [{ position: String(100 + 9_868), id: null }] });
+
+    expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([1, 1]);
+
+    onReplica.mockResolvedValue({ rows: [{ position: String(100 + 9_869), id: null }] });
+    onReplicaAfter.mockResolvedValue(counted(9_999));
+    expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+    expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([3, 2]);
   });
 });
