@@ -146,21 +146,28 @@ export const SEARCH_POSITION: PreparedStatement = {
 };
 
 /**
- * The statement of a list page with the exact total of the matching blogs, from one snapshot (docs/architecture.md,
- * "The list queries"): the total from the counter when unfiltered; a search reads its matches once, for both. A
- * search's `walk` reads no total: its page past the cap and the write position ({@link WRITE_POSITION_SQL}).
+ * How a search reads its total: `count` up to one past {@link SEARCH_TOTAL_CAP}; `deep` up to
+ * {@link SEARCH_COUNT_LIMIT}, leaving room for writes; `walk` not at all, reading its page past the cap and the write
+ * position ({@link WRITE_POSITION_SQL}).
  */
-export function blogListStatement(shape: BlogListQuery, walk = false): BoundStatement {
+export type SearchTotal = 'count' | 'deep' | 'walk';
+
+/**
+ * The statement of a list page with the exact total of the matching blogs, from one snapshot (docs/architecture.md,
+ * "The list queries"): the total from the counter when unfiltered; a search reads its matches once, for both, as
+ * `total` says.
+ */
+export function blogListStatement(shape: BlogListQuery, total: SearchTotal = 'count'): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
   const rows = firstPageRows(shape, given);
-  const walked = walk && given.includes('q');
+  const search = given.includes('q') ? total : 'count';
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
     `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}:` +
-    `${rows ?? ''}:${walked ? 'walk' : ''}`;
+    `${rows ?? ''}:${search}`;
   let entry = statements.get(key);
   if (entry === undefined) {
-    entry = build(shape, given, `blogs.list.${statements.size + 1}`, rows, walked);
+    entry = build(shape, given, `blogs.list.${statements.size + 1}`, rows, search);
     statements.set(key, entry);
   }
   const counted =
@@ -193,15 +200,15 @@ function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolea
 }
 
 /**
- * The statement of the shape of `query`; `firstRows`: the {@link firstPageRows} it reads, written into its text; `walk`:
- * a search's page past the cap without its count.
+ * The statement of the shape of `query`; `firstRows`: the {@link firstPageRows} it reads, written into its text;
+ * `total`: how a search reads its total.
  */
 function build(
   query: BlogListQuery,
   given: readonly Filter[],
   name: string,
   firstRows?: number,
-  walk = false,
+  total: SearchTotal = 'count',
 ): { statement: PreparedStatement; bindings: Binding[] } {
   const { sort, after, withContent, status, owner } = query;
   const bindings: Binding[] = [];
@@ -258,13 +265,14 @@ function build(
   const outerOrder = [...(keyOf ? [`${keyOf(`p.${column}`)} ${direction}`] : []), `p."id" ${direction}`].join(', ');
   let text: string;
   if (search) {
-    // The matches read for the total stop at SEARCH_COUNT_LIMIT; within the cap they hold every match, and the page is
-    // cut from them; past it the page walks the order's index, testing each blog, as a walk does with no count
+    // The matches read for the total stop one past the cap (at SEARCH_COUNT_LIMIT when deep); within the cap they hold
+    // every match, and the page is cut from them; past it the page walks the order's index, testing each blog, as a walk does with no count
     // (docs/architecture.md, "The list queries").
     const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
     const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
     const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
     const fromMatches = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [within], fixedRows);
+    const walk = total === 'walk';
     const past = walk ? [] : [`(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`];
     const walking = [
       ...given.map((filter, i) => (filter === 'q' ? WALKED_SEARCH(bind('q', () => undefined)) : filterConditions[i])),
@@ -276,7 +284,8 @@ function build(
     text = walk
       ? `SELECT ${WRITE_POSITION_SQL} AS "position", p.* FROM (SELECT) t ` +
         `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${walked})) p ON true ORDER BY ${outerOrder}${limit}`
-      : `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} LIMIT ${SEARCH_COUNT_LIMIT}), ` +
+      : `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} ` +
+        `LIMIT ${total === 'deep' ? SEARCH_COUNT_LIMIT : SEARCH_TOTAL_CAP + 1}), ` +
         `"counted" AS (SELECT count(*) AS "n" FROM "matches") ` +
         `SELECT t."n" AS "total", p.* FROM "counted" t ` +
         `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN ((${fromMatches}) UNION ALL (${walked}))) p ON true ` +

@@ -68,17 +68,22 @@ describe('BlogsRepository and errors of its writes', () => {
       first: { rows: [{ position: '100', margin: '132' }] },
       then: { rows: [{ total, id: null }] },
     });
-    onReplicaAfter.mockResolvedValue(counted(20_001));
+    onReplicaAfter.mockResolvedValueOnce(counted(10_001)).mockResolvedValueOnce(counted(20_001));
     onReplica.mockResolvedValue({ rows: [{ position: String(100 + 9_868), id: null }] });
 
     expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
     expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
-    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([1, 1]);
+    expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([2, 1]);
+    const limits = onReplicaAfter.mock.calls.map(
+      ([, { text }]: [unknown, { text: string }]) => /LIMIT (\d+)\)/.exec(text)?.[1],
+    );
+    expect(limits).toEqual(['10001', '20001']);
 
     onReplica.mockResolvedValue({ rows: [{ position: String(100 + 9_869), id: null }] });
     onReplicaAfter.mockResolvedValue(counted(9_999));
     expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
     expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
-    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([3, 2]);
+    expect([onReplicaAfter.mock.calls.length, onReplica.mock.calls.length]).toEqual([4, 2]);
   });
 });

@@ -279,15 +279,16 @@ export class BlogsRepository {
    */
   async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
     const key = searchCountKey(query);
-    if (key !== undefined && this.searchCounts.kept(key) !== undefined) {
-      const walk = blogListStatement(query, true);
+    const reading = key === undefined ? 'count' : this.searchCounts.next(key);
+    if (key !== undefined && reading === 'walk') {
+      const walk = blogListStatement(query, 'walk');
       const { rows } = await this.sql.onReplica<Row>(walk.statement, walk.values, walk.lane, client);
       if (this.searchCounts.holds(key, Number(rows[0].position))) {
         const { items, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
         return { items: await this.withTagNames(items), total: SEARCH_TOTAL_CAP, totalRelation: 'gte', more };
       }
     }
-    const { statement, values, lane } = blogListStatement(query);
+    const { statement, values, lane } = blogListStatement(query, reading === 'walk' ? 'deep' : reading);
     let rows: Row[];
     if (key === undefined) {
       ({ rows } = await this.sql.onReplica<Row>(statement, values, lane, client));

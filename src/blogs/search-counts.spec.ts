@@ -64,21 +64,26 @@ describe('searchCountKey', () => {
 });
 
 describe('SearchCounts', () => {
-  it('keeps a count with room for writes, and drops it once the position has moved past that room', () => {
+  it('counts a new key to one past the cap, deep once seen past it, and walks while a deep count holds', () => {
     const counts = new SearchCounts();
-    counts.keep('a', COUNT);
+    expect(counts.next('a')).toBe('count');
 
+    counts.keep('a', { ...COUNT, counted: SEARCH_TOTAL_CAP + 1 });
+    expect(counts.next('a')).toBe('deep');
+
+    counts.keep('a', COUNT);
+    expect(counts.next('a')).toBe('walk');
     expect(counts.holds('a', COUNT.position + 9_868)).toBe(true);
     expect(counts.holds('a', COUNT.position + 9_869)).toBe(false);
-    expect(counts.kept('a')).toBeUndefined();
+    expect(counts.next('a')).toBe('deep');
   });
 
-  it('keeps no count without room, and a new count of a key replaces the old one', () => {
+  it('forgets a key whose count falls within the cap', () => {
     const counts = new SearchCounts();
     counts.keep('a', COUNT);
-    counts.keep('a', { ...COUNT, counted: SEARCH_TOTAL_CAP + 1 });
+    counts.keep('a', { ...COUNT, counted: SEARCH_TOTAL_CAP });
 
-    expect(counts.kept('a')).toBeUndefined();
+    expect(counts.next('a')).toBe('count');
     expect(counts.holds('a', COUNT.position)).toBe(false);
   });
 
@@ -90,10 +95,6 @@ describe('SearchCounts', () => {
     counts.keep('c', COUNT);
 
     expect(counts.size).toBe(2);
-    expect([counts.kept('a'), counts.kept('b'), counts.kept('c')].map((count) => count !== undefined)).toEqual([
-      true,
-      false,
-      true,
-    ]);
+    expect(['a', 'b', 'c'].map((key) => counts.next(key))).toEqual(['walk', 'count', 'walk']);
   });
 });

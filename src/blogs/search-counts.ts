@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { SearchCount, searchStillPastCap } from './blog-list';
+import { SEARCH_TOTAL_CAP, SearchCount, searchStillPastCap } from './blog-list';
+import type { SearchTotal } from './blog-list-statement';
 import type { BlogListQuery } from './blogs.repository';
 
 /** Searches whose count is kept in memory, each by its filters and scope (a key of at most a few hundred characters). */
@@ -17,37 +18,40 @@ export function searchCountKey({ filters, status, owner }: BlogListQuery): strin
 }
 
 /**
- * The counts of the searches past {@link SEARCH_TOTAL_CAP} in this process, by {@link searchCountKey}: a search whose
- * count still holds answers `gte` without counting (docs/architecture.md, "The list queries").
+ * The searches past {@link SEARCH_TOTAL_CAP} in this process, by {@link searchCountKey}: a key seen past the cap counts
+ * deep the next time (to {@link SEARCH_COUNT_LIMIT}), and a deep count that still holds answers `gte` without counting
+ * (docs/architecture.md, "The list queries").
  */
 export class SearchCounts {
-  private readonly counts: LRUCache<string, SearchCount>;
+  /** A count with room for writes, or `past`: seen past the cap with no room. */
+  private readonly counts: LRUCache<string, SearchCount | 'past'>;
 
   constructor(size = SEARCH_COUNTS_SIZE) {
     this.counts = new LRUCache({ max: size });
   }
 
-  /** The count kept for `key` when it may still hold (its matches past the cap), else undefined. */
-  kept(key: string): SearchCount | undefined {
-    return this.counts.get(key);
+  /** How the next search of `key` reads its total: a walk while a count may hold, deep once seen past the cap. */
+  next(key: string): SearchTotal {
+    const count = this.counts.get(key);
+    return count === undefined ? 'count' : count === 'past' ? 'deep' : 'walk';
   }
 
-  /** Keeps `count` for `key` when it leaves room for a write ({@link searchStillPastCap} at its own position). */
+  /** Keeps what a search of `key` counted: a count with room for a write, `past` without, nothing within the cap. */
   keep(key: string, count: SearchCount): void {
-    if (searchStillPastCap(count, count.position)) this.counts.set(key, count);
-    else this.counts.delete(key);
+    if (count.counted <= SEARCH_TOTAL_CAP) this.counts.delete(key);
+    else this.counts.set(key, searchStillPastCap(count, count.position) ? count : 'past');
   }
 
-  /** Whether `key`'s kept count still holds at the write position `current`; one that no longer does is dropped. */
+  /** Whether `key`'s count still holds at the write position `current`; one that no longer does leaves `past`. */
   holds(key: string, current: number): boolean {
     const count = this.counts.get(key);
-    if (count === undefined) return false;
+    if (count === undefined || count === 'past') return false;
     if (searchStillPastCap(count, current)) return true;
-    this.counts.delete(key);
+    this.counts.set(key, 'past');
     return false;
   }
 
-  /** How many counts are kept. */
+  /** How many keys are kept. */
   get size(): number {
     return this.counts.size;
   }
