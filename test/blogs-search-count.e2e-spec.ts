@@ -1,5 +1,5 @@
 import { SEARCH_POSITION } from '../src/blogs/blog-list-statement';
-import { StatementRunner } from '../src/database/statement-runner';
+import { PreparedStatement, StatementRunner } from '../src/database/statement-runner';
 import { bearer, BLOGS } from './support/blog-api';
 import { bulkSeed } from './support/bulk-seed';
 import { listBlogs, listQuery } from './support/blog-list';
@@ -23,17 +23,32 @@ const SEED = `INSERT INTO blogs (title, content, author, owner_sub, created_at, 
 
 describe('blogs: a search past the cap keeps its count while writes leave room (e2e)', () => {
   const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
-  /** The searches that counted: each reads the write position first. */
-  let counts: jest.SpyInstance;
+  /** The statements the service runs for a list, and those run after a statement of the write position. */
+  let lists: jest.SpyInstance;
+  let afterPosition: jest.SpyInstance;
+  /** The searches that counted their matches, shallow or deep. */
+  const counts = {
+    get length(): number {
+      const run = [
+        ...lists.mock.calls.map(([statement]: [PreparedStatement]) => statement),
+        ...afterPosition.mock.calls.map(([, statement]: [unknown, PreparedStatement]) => statement),
+      ];
+      return run.filter(({ text }: { text: string }) => text.includes('"counted"')).length;
+    },
+  };
 
   beforeAll(async () => {
     await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
     const [{ margin }] = await t.dataSource.query<{ margin: string }[]>(SEARCH_POSITION.text);
     await bulkSeed(t.dataSource, CAP + Number(margin) + ROOM + 1, SEED);
-    counts = jest.spyOn(t.app.get(StatementRunner), 'onReplicaAfter');
+    lists = jest.spyOn(t.app.get(StatementRunner), 'onReplica');
+    afterPosition = jest.spyOn(t.app.get(StatementRunner), 'onReplicaAfter');
   });
 
-  afterAll(() => counts.mockRestore());
+  afterAll(() => {
+    lists.mockRestore();
+    afterPosition.mockRestore();
+  });
 
   /** The matching blogs as stored. */
   const stored = async (): Promise<number> =>
@@ -56,24 +71,24 @@ describe('blogs: a search past the cap keeps its count while writes leave room (
 
   it('counts, counts deep, then answers "gte" without counting for up to its room of writes; exact after more', async () => {
     const first = await listBlogs(t, { q: 'common', limit: 3 });
-    expect([first.body.total, first.body.totalRelation, counts.mock.calls.length]).toEqual([CAP, 'gte', 1]);
+    expect([first.body.total, first.body.totalRelation, counts.length]).toEqual([CAP, 'gte', 1]);
 
     const deep = await listBlogs(t, { q: 'common', limit: 3 });
-    expect([deep.body.total, deep.body.totalRelation, counts.mock.calls.length]).toEqual([CAP, 'gte', 2]);
+    expect([deep.body.total, deep.body.totalRelation, counts.length]).toEqual([CAP, 'gte', 2]);
 
     const again = await listBlogs(t, { q: 'common', limit: 3 });
-    expect([again.body.total, again.body.totalRelation, counts.mock.calls.length]).toEqual([CAP, 'gte', 2]);
+    expect([again.body.total, again.body.totalRelation, counts.length]).toEqual([CAP, 'gte', 2]);
     expect(again.body.data.map((blog) => blog.id)).toEqual(await newest(3));
 
     // Another reader's scope is another key: an owner's status=any counts for itself.
     const owners = await t.http
       .get(`${BLOGS}?${listQuery({ q: 'common', status: 'any', limit: 3 })}`)
       .set('Authorization', bearer(t.token('seed')));
-    expect([owners.status, owners.body.totalRelation, counts.mock.calls.length]).toEqual([200, 'gte', 3]);
+    expect([owners.status, owners.body.totalRelation, counts.length]).toEqual([200, 'gte', 3]);
 
     await deleteOldest(ROOM);
     const afterRoom = await listBlogs(t, { q: 'common', limit: 3 });
-    expect([afterRoom.body.total, afterRoom.body.totalRelation, counts.mock.calls.length]).toEqual([CAP, 'gte', 3]);
+    expect([afterRoom.body.total, afterRoom.body.totalRelation, counts.length]).toEqual([CAP, 'gte', 3]);
 
     // The blogs but one past the cap go in one statement: every row's delete moves the position.
     const [{ margin }] = await t.dataSource.query<{ margin: string }[]>(SEARCH_POSITION.text);
@@ -82,7 +97,7 @@ describe('blogs: a search past the cap keeps its count while writes leave room (
     );
     expect(await stored()).toBe(CAP - 1);
     const below = await listBlogs(t, { q: 'common', limit: 3 });
-    expect([below.body.total, below.body.totalRelation, counts.mock.calls.length]).toEqual([CAP - 1, 'eq', 4]);
+    expect([below.body.total, below.body.totalRelation, counts.length]).toEqual([CAP - 1, 'eq', 4]);
     expect(below.body.data.map((blog) => blog.id)).toEqual(await newest(3));
   });
 
@@ -101,13 +116,13 @@ describe('blogs: a search past the cap keeps its count while writes leave room (
           await writer.startTransaction();
           await writer.query(`DELETE FROM blogs WHERE id = $1`, [i + 1]);
         }
-        const before = counts.mock.calls.length;
+        const before = counts.length;
         await listBlogs(t, { q: 'common', sort: 'title', limit: 1 });
         const counted = await listBlogs(t, { q: 'common', status: 'published', sort: 'title', limit: 1 });
         await Promise.all(writers.map((writer) => writer.commitTransaction()));
         const next = await listBlogs(t, { q: 'common', status: 'published', sort: 'title', limit: 1 });
 
-        expect([counted.body.totalRelation, next.body.totalRelation, counts.mock.calls.length - before]).toEqual([
+        expect([counted.body.totalRelation, next.body.totalRelation, counts.length - before]).toEqual([
           'gte',
           'gte',
           2,

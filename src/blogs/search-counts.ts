@@ -42,6 +42,12 @@ export class SearchCounts {
     else this.counts.set(key, searchStillPastCap(count, count.position) ? count : 'past');
   }
 
+  /** Keeps what a search of `key` counted without a position: `past` past the cap, else nothing. */
+  keepTotal(key: string, counted: number): void {
+    if (counted <= SEARCH_TOTAL_CAP) this.counts.delete(key);
+    else this.counts.set(key, 'past');
+  }
+
   /** Whether `key`'s count still holds at the write position `current`; one that no longer does leaves `past`. */
   holds(key: string, current: number): boolean {
     const count = this.counts.get(key);
