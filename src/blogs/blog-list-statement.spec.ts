@@ -1,4 +1,4 @@
-import { SEARCH_TOTAL_CAP } from './blog-list';
+import { SEARCH_COUNT_LIMIT, SEARCH_TOTAL_CAP } from './blog-list';
 import { blogListStatement } from './blog-list-statement';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -110,18 +110,36 @@ describe('blogListStatement', () => {
     );
   });
 
-  it(`a search counts at most ${SEARCH_TOTAL_CAP + 1} matches; past ${SEARCH_TOTAL_CAP} its page walks the blogs`, () => {
-    const { text } = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } })).statement;
+  it.each([
+    ['count', SEARCH_TOTAL_CAP + 1],
+    ['deep', SEARCH_COUNT_LIMIT],
+  ] as const)(
+    `a search's %s reads at most %p matches; past ${SEARCH_TOTAL_CAP} its page walks the blogs`,
+    (total, most) => {
+      const { text } = blogListStatement(query({ filters: { q: 'word', author: 'Ada' } }), total).statement;
 
-    expect(text).toContain(`AND "search_vector" @@ (SELECT websearch_to_tsquery('simple', $2)) AND`);
-    expect(text).toContain(
-      `<= $3 LIMIT ${SEARCH_TOTAL_CAP + 1}), "counted" AS (SELECT count(*) AS "n" FROM "matches")`,
+      expect(text).toContain(`AND "search_vector" @@ (SELECT websearch_to_tsquery('simple', $2)) AND`);
+      expect(text).toContain(`<= $3 LIMIT ${most}), "counted" AS (SELECT count(*) AS "n" FROM "matches")`);
+      expect(text).toContain(`FROM "matches" m WHERE (SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`);
+      expect(text).toContain(
+        `FROM "blogs" WHERE (SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP} AND "author" = $1 AND ` +
+          `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', $2))) AND`,
+      );
+    },
+  );
+
+  it("a search's walk reads its page and the write position, with no count, in a statement of its own", () => {
+    const shape = query({ filters: { q: 'word', author: 'Ada' } });
+    const walk = blogListStatement(shape, 'walk');
+
+    expect(walk.statement.name).not.toBe(blogListStatement(shape).statement.name);
+    expect(walk.statement.text).not.toContain('"matches"');
+    expect(walk.statement.text).toContain('"last_value" - 1 END\n  FROM "event_outbox_seq_seq") AS "position"');
+    expect(walk.statement.text).toContain(
+      `FROM "blogs" WHERE "author" = $1 AND ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', $2)))`,
     );
-    expect(text).toContain(`FROM "matches" m WHERE (SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`);
-    expect(text).toContain(
-      `FROM "blogs" WHERE (SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP} AND "author" = $1 AND ` +
-        `ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', $2))) AND`,
-    );
+    expect(walk.lane).toBe('long');
+    expect(walk.values).toEqual(blogListStatement(shape).values);
   });
 
   it.each<[string, Partial<BlogListQuery>, string]>([

@@ -1,6 +1,6 @@
 import type { PreparedStatement, StatementLane } from '../database/statement-runner';
 import { liveTagCount, scheduledBlogs, scheduledSql, TAGGED_BLOGS, taggedSql } from '../tags/tag-sql';
-import { BlogFilters, BlogSortField, SEARCH_TOTAL_CAP, sortOrder } from './blog-list';
+import { BlogFilters, BlogSortField, SEARCH_COUNT_LIMIT, SEARCH_TOTAL_CAP, sortOrder } from './blog-list';
 import { BlogListStatus, liveSql } from './blog-status';
 import type { BlogListQuery } from './blogs.repository';
 
@@ -128,19 +128,46 @@ function firstPageRows(shape: BlogListQuery, given: readonly Filter[]): number |
 const statements = new Map<string, { readonly statement: PreparedStatement; readonly bindings: Binding[] }>();
 
 /**
- * The statement of a list page with the exact total of the matching blogs, from one snapshot (docs/architecture.md,
- * "The list queries"): the total from the counter when unfiltered; a search reads its matches once, for both.
+ * The position of the blogs' writes: the last value of the change feed's sequence, which every write of a blog row
+ * advances (its trigger adds an event to `event_outbox`); not transactional, so read before a count's snapshot or
+ * after a page's (docs/architecture.md, "The list queries").
  */
-export function blogListStatement(shape: BlogListQuery): BoundStatement {
+export const WRITE_POSITION_SQL = `(SELECT CASE WHEN "is_called" THEN "last_value" ELSE "last_value" - 1 END
+  FROM "event_outbox_seq_seq")`;
+
+/**
+ * The write position and the writes it may miss: one per transaction in flight (the server's connections and prepared
+ * transactions; each of the service's writes stores one blog) and the 32 values a replica sees a sequence logged ahead.
+ */
+export const SEARCH_POSITION: PreparedStatement = {
+  name: 'blogs.search-position',
+  text: `SELECT ${WRITE_POSITION_SQL} AS "position", current_setting('max_connections')::int8
+    + current_setting('max_prepared_transactions')::int8 + 32 AS "margin"`,
+};
+
+/**
+ * How a search reads its total: `count` up to one past {@link SEARCH_TOTAL_CAP}; `deep` up to
+ * {@link SEARCH_COUNT_LIMIT}, leaving room for writes; `walk` not at all, reading its page past the cap and the write
+ * position ({@link WRITE_POSITION_SQL}).
+ */
+export type SearchTotal = 'count' | 'deep' | 'walk';
+
+/**
+ * The statement of a list page with the exact total of the matching blogs, from one snapshot (docs/architecture.md,
+ * "The list queries"): the total from the counter when unfiltered; a search reads its matches once, for both, as
+ * `total` says.
+ */
+export function blogListStatement(shape: BlogListQuery, total: SearchTotal = 'count'): BoundStatement {
   const given = FILTER_NAMES.filter((name) => shape.filters[name] !== undefined);
   const rows = firstPageRows(shape, given);
+  const search = given.includes('q') ? total : 'count';
   const key =
     `${shape.sort}:${given.join(',')}:${shape.after ? 'after' : ''}:${shape.withContent ? 'content' : ''}:` +
     `${shape.status}:${shape.owner === undefined ? '' : 'owner'}:${shape.filters.tag?.length === 1 ? 'one-tag' : ''}:` +
-    `${rows ?? ''}`;
+    `${rows ?? ''}:${search}`;
   let entry = statements.get(key);
   if (entry === undefined) {
-    entry = build(shape, given, `blogs.list.${statements.size + 1}`, rows);
+    entry = build(shape, given, `blogs.list.${statements.size + 1}`, rows, search);
     statements.set(key, entry);
   }
   const counted =
@@ -172,12 +199,16 @@ function readsTagIndex({ filters }: BlogListQuery, field: BlogSortField): boolea
   return field === 'createdAt' && filters.tag?.length === 1;
 }
 
-/** The statement of the shape of `query`; `firstRows`: the {@link firstPageRows} it reads, written into its text. */
+/**
+ * The statement of the shape of `query`; `firstRows`: the {@link firstPageRows} it reads, written into its text;
+ * `total`: how a search reads its total.
+ */
 function build(
   query: BlogListQuery,
   given: readonly Filter[],
   name: string,
   firstRows?: number,
+  total: SearchTotal = 'count',
 ): { statement: PreparedStatement; bindings: Binding[] } {
   const { sort, after, withContent, status, owner } = query;
   const bindings: Binding[] = [];
@@ -234,27 +265,31 @@ function build(
   const outerOrder = [...(keyOf ? [`${keyOf(`p.${column}`)} ${direction}`] : []), `p."id" ${direction}`].join(', ');
   let text: string;
   if (search) {
-    // The matches read for the total stop at one past the cap; within it they hold every match, and the page is cut
-    // from them; past it the page walks the order's index, testing each blog (docs/architecture.md, "The list
-    // queries").
+    // The matches read for the total stop one past the cap (at SEARCH_COUNT_LIMIT when deep); within the cap they hold
+    // every match, and the page is cut from them; past it the page walks the order's index, testing each blog, as a walk does with no count
+    // (docs/architecture.md, "The list queries").
     const matchedKey = keyOf ? `, ${keyOf(column)} AS "key"` : '';
     const fixedRows = firstRows === undefined ? undefined : ` LIMIT ${firstRows}`;
     const within = `(SELECT "n" FROM "counted") <= ${SEARCH_TOTAL_CAP}`;
     const fromMatches = page(`SELECT m."id" FROM "matches" m`, keyOf && 'm."key"', 'm."id"', [within], fixedRows);
-    const past = `(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`;
+    const walk = total === 'walk';
+    const past = walk ? [] : [`(SELECT "n" FROM "counted") > ${SEARCH_TOTAL_CAP}`];
     const walking = [
       ...given.map((filter, i) => (filter === 'q' ? WALKED_SEARCH(bind('q', () => undefined)) : filterConditions[i])),
       ...statusCondition(),
       ...ownerCondition,
     ];
-    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [past, ...walking], fixedRows);
+    const walked = page(`SELECT "id" FROM "blogs"`, keyOf?.(column), '"id"', [...past, ...walking], fixedRows);
     const limit = firstRows === undefined ? '' : ` LIMIT ${bind('limit', (shape) => shape.limit + 1)}`;
-    text =
-      `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} LIMIT ${SEARCH_TOTAL_CAP + 1}), ` +
-      `"counted" AS (SELECT count(*) AS "n" FROM "matches") ` +
-      `SELECT t."n" AS "total", p.* FROM "counted" t ` +
-      `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN ((${fromMatches}) UNION ALL (${walked}))) p ON true ` +
-      `ORDER BY ${outerOrder}${limit}`;
+    text = walk
+      ? `SELECT ${WRITE_POSITION_SQL} AS "position", p.* FROM (SELECT) t ` +
+        `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN (${walked})) p ON true ORDER BY ${outerOrder}${limit}`
+      : `WITH "matches" AS MATERIALIZED (SELECT "id"${matchedKey} FROM "blogs"${where} ` +
+        `LIMIT ${total === 'deep' ? SEARCH_COUNT_LIMIT : SEARCH_TOTAL_CAP + 1}), ` +
+        `"counted" AS (SELECT count(*) AS "n" FROM "matches") ` +
+        `SELECT t."n" AS "total", p.* FROM "counted" t ` +
+        `LEFT JOIN (SELECT ${columns} FROM "blogs" WHERE "id" IN ((${fromMatches}) UNION ALL (${walked}))) p ON true ` +
+        `ORDER BY ${outerOrder}${limit}`;
   } else {
     const counter = countingFilter(query);
     const author = (): string => bind('author', ({ filters }) => filters.author);

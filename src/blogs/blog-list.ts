@@ -81,6 +81,29 @@ export const MAX_SEARCH_TERMS = 16;
  */
 export const SEARCH_TOTAL_CAP = 10_000;
 
+/**
+ * The most matches a search that counts reads: past {@link SEARCH_TOTAL_CAP}, the room the later searches of its key
+ * have to answer `gte` without counting (docs/architecture.md, "The list queries").
+ */
+export const SEARCH_COUNT_LIMIT = 2 * SEARCH_TOTAL_CAP + 1;
+
+/** What a search that counted read: its matches (up to {@link SEARCH_COUNT_LIMIT}), the write position, the margin. */
+export interface SearchCount {
+  readonly counted: number;
+  /** The position of the blogs' writes (the change feed's sequence) read before the count's snapshot. */
+  readonly position: number;
+  /** The writes a position may miss: those in flight at the count's snapshot and those a replica sees logged ahead. */
+  readonly margin: number;
+}
+
+/**
+ * Whether a search still has more than {@link SEARCH_TOTAL_CAP} matches at the write position `current`: each write
+ * since `count` removes at most one match, and it moves the position by at least one, but for the margin.
+ */
+export function searchStillPastCap(count: SearchCount, current: number): boolean {
+  return Math.abs(current - count.position) + count.margin < count.counted - SEARCH_TOTAL_CAP;
+}
+
 /** Filters of the list, combined with AND; instants are compared strictly, to the millisecond. */
 export interface BlogFilters {
   /** `author` equals it exactly. */

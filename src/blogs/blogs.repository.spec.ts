@@ -1,5 +1,5 @@
 import { Test } from '@nestjs/testing';
-import { StatementRunner } from '../database/statement-runner';
+import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { TagsRepository } from '../tags/tags.repository';
 import { BlogsRepository } from './blogs.repository';
 
@@ -7,14 +7,16 @@ describe('BlogsRepository and errors of its writes', () => {
   let repository: BlogsRepository;
   const onPrimary = jest.fn();
   const onReplica = jest.fn();
+  const onReplicaAfter = jest.fn();
 
   beforeEach(async () => {
     onPrimary.mockReset();
     onReplica.mockReset();
+    onReplicaAfter.mockReset();
     const moduleRef = await Test.createTestingModule({
       providers: [
         BlogsRepository,
-        { provide: StatementRunner, useValue: { onPrimary, onReplica } },
+        { provide: StatementRunner, useValue: { onPrimary, onReplica, onReplicaAfter } },
         { provide: TagsRepository, useValue: {} },
       ],
     }).compile();
@@ -57,5 +59,40 @@ describe('BlogsRepository and errors of its writes', () => {
     expect(onReplica).toHaveBeenCalledTimes(1);
     expect(await repository.searchTerms('hello')).toEqual(['hello']);
     expect(onReplica).toHaveBeenCalledTimes(2);
+  });
+
+  it('counts a search, counts it deep once past the cap, then walks while the deep count holds', async () => {
+    const search = { filters: { q: 'word' }, sort: '-createdAt', limit: 1, offset: 0, withContent: false } as const;
+    const list = () => repository.findList({ ...search, status: 'published', now: new Date(0) });
+    /** The statements run: the most matches each reads, or `walk`. */
+    const run = () =>
+      [
+        ...onReplica.mock.calls.map(([statement]: [PreparedStatement]) => statement),
+        ...onReplicaAfter.mock.calls.map(([, then]: [unknown, PreparedStatement]) => then),
+      ]
+        .map(({ text }: { text: string }) =>
+          /"counted"/.test(text) ? /LIMIT (\d+)\), "counted"/.exec(text)?.[1] : 'walk',
+        )
+        .sort();
+    onReplica
+      .mockResolvedValueOnce({ rows: [{ total: 10_001, id: null }] })
+      .mockResolvedValue({ rows: [{ position: String(100 + 9_868), id: null }] });
+    onReplicaAfter.mockResolvedValue({
+      first: { rows: [{ position: '100', margin: '132' }] },
+      then: { rows: [{ total: 20_001, id: null }] },
+    });
+
+    for (let i = 0; i < 3; i += 1) expect(await list()).toMatchObject({ total: 10_000, totalRelation: 'gte' });
+    expect(run()).toEqual(['10001', '20001', 'walk']);
+
+    onReplica.mockResolvedValue({ rows: [{ position: String(100 + 9_869), id: null }] });
+    onReplicaAfter.mockResolvedValue({
+      first: { rows: [{ position: '100', margin: '132' }] },
+      then: { rows: [{ total: 9_999, id: null }] },
+    });
+    expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+    onReplica.mockResolvedValue({ rows: [{ total: 9_999, id: null }] });
+    expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
+    expect(run()).toEqual(['10001', '10001', '20001', '20001', 'walk', 'walk']);
   });
 });

@@ -5,8 +5,9 @@ import { SLUG_MAX_LENGTH } from '../common/text/slug';
 import { isUniqueViolation } from '../database/database-errors';
 import { Row, rowMapper } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
-import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP } from './blog-list';
-import { blogColumns, blogListStatement, liveTotalSql } from './blog-list-statement';
+import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP, SearchCount } from './blog-list';
+import { blogColumns, blogListStatement, liveTotalSql, SEARCH_POSITION } from './blog-list-statement';
+import { searchCountKey, SearchCounts } from './search-counts';
 import type { TotalRelation } from '../common/paging/list-envelope';
 import { pageOfRows, pageWithTotalSql, perKey } from '../common/paging/page';
 import { givenTagNames, tagNames, tagUpsert } from '../tags/tag-sql';
@@ -232,6 +233,8 @@ type ReadSource = 'replica' | 'primary';
 export class BlogsRepository {
   /** A search text's terms never change (the built-in `simple` configuration), so those read once are kept. */
   private readonly cachedTerms = new LRUCache<string, readonly string[]>({ max: SEARCH_TERMS_CACHE_SIZE });
+  /** The counts of searches past the cap, which later searches of their key answer `gte` from while they hold. */
+  private readonly searchCounts = new SearchCounts();
 
   constructor(
     private readonly sql: StatementRunner,
@@ -271,12 +274,40 @@ export class BlogsRepository {
   /**
    * A page of the blogs matching `filters` in the order `sort` (ties by `id`), after `offset` blogs
    * or after `after`, with the number of all matching blogs, both from one statement (one snapshot). The total of an
-   * unfiltered list comes from the counter; a search counts up to {@link SEARCH_TOTAL_CAP}. `client`: whose share of
-   * the slow lane it waits in.
+   * unfiltered list comes from the counter; a search counts up to {@link SEARCH_TOTAL_CAP}, or not at all while a
+   * count of its key past the cap still holds ({@link SearchCounts}). `client`: whose share of the slow lane it waits in.
    */
   async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
-    const { statement, values, lane } = blogListStatement(query);
-    const { rows } = await this.sql.onReplica<Row>(statement, values, lane, client);
+    const key = searchCountKey(query);
+    const reading = key === undefined ? 'count' : this.searchCounts.next(key);
+    if (key !== undefined && reading === 'walk') {
+      const walk = blogListStatement(query, 'walk');
+      const { rows } = await this.sql.onReplica<Row>(walk.statement, walk.values, walk.lane, client);
+      if (this.searchCounts.holds(key, Number(rows[0].position))) {
+        const { items, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
+        return { items: await this.withTagNames(items), total: SEARCH_TOTAL_CAP, totalRelation: 'gte', more };
+      }
+    }
+    const deep = reading !== 'count';
+    const { statement, values, lane } = blogListStatement(query, deep ? 'deep' : 'count');
+    let rows: Row[];
+    if (key === undefined || !deep) {
+      ({ rows } = await this.sql.onReplica<Row>(statement, values, lane, client));
+      if (key !== undefined) this.searchCounts.keepTotal(key, Number(rows[0].total));
+    } else {
+      // The position is read before the count's snapshot: a write it misses is in flight, within the margin.
+      const read = await this.sql.onReplicaAfter<Row, Row>(
+        { statement: SEARCH_POSITION, values: [] },
+        statement,
+        values,
+        lane,
+        client,
+      );
+      rows = read.then.rows;
+      const { position, margin } = read.first.rows[0];
+      const count: SearchCount = { counted: Number(rows[0].total), position: Number(position), margin: Number(margin) };
+      this.searchCounts.keep(key, count);
+    }
     const { items, total, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
     const capped = query.filters.q !== undefined && total > SEARCH_TOTAL_CAP;
     return {

@@ -192,6 +192,20 @@ describe('StatementRunner', () => {
       },
     );
 
+    it('runs a long read after another on one connection, both in its transaction, the first answered first', async () => {
+      const sql = await runner(true);
+      const POSITION: PreparedStatement = { name: 'things.position', text: 'SELECT 1 AS position' };
+
+      const read = await sql.onReplicaAfter({ statement: POSITION, values: [] }, FIND, [3], 'long');
+      expect(read).toEqual({
+        first: { rows: [{ server: 'replica' }], rowCount: 1 },
+        then: { rows: [{ server: 'replica' }], rowCount: 1 },
+      });
+      expect(replica.query.mock.calls.map(([statement]) => (statement as { name?: string }).name ?? statement)).toEqual(
+        [expect.stringMatching(/^BEGIN; /), POSITION.name, FIND.name, 'COMMIT'],
+      );
+    });
+
     it.each<[string, 'slow' | 'long', string | null]>([
       ['a slow read', 'slow', 'postgres://db'],
       ['a long read on the embedded database', 'long', null],

@@ -138,12 +138,38 @@ export class StatementRunner {
     lane: StatementLane = 'fast',
     client?: string,
   ): Promise<StatementResult<T>> {
-    if (lane === 'fast') return this.replicas.read((connection) => this.run<T>(connection, statement, values));
+    return this.readIn(lane, client, (connection, readTimeoutMs) =>
+      this.run<T>(connection, statement, values, readTimeoutMs),
+    );
+  }
+
+  /**
+   * {@link onReplica} of `statement` after `first` on the same connection (one server, and in the same transaction in
+   * the `long` lane): `first` is answered before `statement`'s snapshot is taken.
+   */
+  onReplicaAfter<F, T>(
+    first: { readonly statement: PreparedStatement; readonly values: unknown[] },
+    statement: PreparedStatement,
+    values: unknown[],
+    lane: StatementLane = 'fast',
+    client?: string,
+  ): Promise<{ readonly first: StatementResult<F>; readonly then: StatementResult<T> }> {
+    return this.readIn(lane, client, async (connection, readTimeoutMs) => ({
+      first: await this.run<F>(connection, first.statement, first.values, readTimeoutMs),
+      then: await this.run<T>(connection, statement, values, readTimeoutMs),
+    }));
+  }
+
+  /** Runs `work` on a replica's connection (else the primary's) in `lane`, within `client`'s share of the slow lanes. */
+  private readIn<T>(
+    lane: StatementLane,
+    client: string | undefined,
+    work: (connection: Connection, readTimeoutMs?: number) => Promise<T>,
+  ): Promise<T> {
+    if (lane === 'fast') return this.replicas.read((connection) => work(connection));
     const long = lane === 'long' && this.server;
     return this.inSlowLane(client, () =>
-      this.replicas.read((connection) =>
-        long ? this.runLong<T>(connection, statement, values) : this.run<T>(connection, statement, values),
-      ),
+      this.replicas.read((connection) => (long ? this.runLong(connection, work) : work(connection))),
     );
   }
 
@@ -174,15 +200,14 @@ export class StatementRunner {
     return withTimeout(semaphore, Math.max(0, deadline - Date.now()), this.slowLaneBusy).runExclusive(work);
   }
 
-  /** `statement` in a transaction opened by {@link BEGIN_LONG}; rolled back when it fails. */
+  /** `work` in a transaction opened by {@link BEGIN_LONG}; rolled back when it fails. */
   private async runLong<T>(
     connection: Connection,
-    statement: PreparedStatement,
-    values: unknown[],
-  ): Promise<StatementResult<T>> {
+    work: (connection: Connection, readTimeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     await connection.query(BEGIN_LONG);
     try {
-      const result = await this.run<T>(connection, statement, values, SLOW_LANE.statementMs + READ_TIMEOUT_MARGIN_MS);
+      const result = await work(connection, SLOW_LANE.statementMs + READ_TIMEOUT_MARGIN_MS);
       await connection.query('COMMIT');
       return result;
     } catch (error) {
