@@ -13,8 +13,9 @@ export const SEARCH_COUNTS_SIZE = 1_000;
  */
 export function searchCountKey({ filters, status, owner }: BlogListQuery): string | undefined {
   if (filters.q === undefined || status === 'scheduled') return undefined;
-  const { q, author, createdAfter, createdBefore, updatedAfter, tag } = filters;
-  return JSON.stringify([q, author, createdAfter, createdBefore, updatedAfter, tag, status, owner ?? null]);
+  const { q, author, createdAfter, createdBefore, updatedAfter, tag, ...others } = filters;
+  const unkeyed: Record<string, never> = others; // a filter added to BlogFilters must join the key
+  return JSON.stringify([q, author, createdAfter, createdBefore, updatedAfter, tag, status, owner ?? null, unkeyed]);
 }
 
 /**
