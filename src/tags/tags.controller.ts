@@ -21,10 +21,7 @@ export class TagsController {
   @Get()
   @ReadAccess()
   @ApiListTags()
-  async list(
-    @Query() query: ListTagsQueryDto,
-    @PublicRead() answer: PublicAnswer,
-  ): Promise<TagListResponse> {
+  async list(@Query() query: ListTagsQueryDto, @PublicRead() answer: PublicAnswer): Promise<TagListResponse> {
     const page = await this.tags.list(query, new Date());
     answer.keep(TAGS_SURROGATE_KEY);
     return listEnvelope(page, query.limit, toTagResponse);
