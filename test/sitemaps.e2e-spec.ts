@@ -140,6 +140,16 @@ describe.each([
     expectJsonError(await t.http.get(path), 404);
   });
 
+  it.each([
+    ['01', '01'],
+    ['2147483648', '2147483648'],
+    ['99999999999999999999', '99999999999999999999'],
+  ])('blogs-%s.xml, no file, is 404 naming the file as the path wrote it', async (n, named) => {
+    const res = await t.http.get(`/api/v1/sitemaps/blogs-${n}.xml`);
+    expectJsonError(res, 404);
+    expect((res.body as { detail: string }).detail).toBe(`Sitemap file ${named} not found`);
+  });
+
   it.each(['/api/v1', '/api', '/v1'])(
     'serves %s/sitemap.xml and its files, public under the key blogs',
     async (prefix) => {
@@ -326,5 +336,29 @@ describe('sitemaps without live blogs (e2e)', () => {
 
     const index = await t.http.get('/api/v1/sitemap.xml');
     expect([index.status, schemaErrors(index.text, 'siteindex.xsd')]).toEqual([200, '']);
+  });
+});
+
+describe('sitemaps under URLs with characters XML escapes (e2e)', () => {
+  const t = useTestApp({
+    PUBLIC_URL: "https://api.blog.example/o'neil&co",
+    SITE_URL: "https://blog.example/it's&more",
+  });
+
+  it.each([
+    [
+      'the index',
+      '/api/v1/sitemap.xml',
+      'siteindex.xsd',
+      'https://api.blog.example/o&apos;neil&amp;co/api/v1/sitemaps/blogs-1.xml',
+    ],
+    ['a file', '/api/v1/sitemaps/blogs-1.xml', 'sitemap.xsd', 'https://blog.example/it&apos;s&amp;more/escaped'],
+  ] as const)('entity-escapes every <loc> of %s (sitemaps.org: & \' " < >)', async (_name, path, xsd, loc) => {
+    await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+    await create(t, { title: 'Escaped', content: 'x', author: 'Alice' });
+
+    const res = await t.http.get(path);
+    expect([res.status, schemaErrors(res.text, xsd)]).toEqual([200, '']);
+    expect(entriesOf(res.text).map((entry) => entry.loc)).toEqual([loc]);
   });
 });

@@ -111,7 +111,11 @@ describe('xmlText', () => {
     ['U+FFFE and U+FFFF, keeping U+FFFD', 'a\ufffeb\uffffc\ufffd', 'abc\ufffd'],
     ['lone surrogates, keeping pairs', 'a\ud800b\udc00c\u{1f600}', 'abc\u{1f600}'],
     ['nothing of U+007F–U+009F, which XML 1.0 allows', 'a\u007fb\u0085c\u009f', 'a\u007fb\u0085c\u009f'],
-    ['markup as references', '<a href="x">&</a>', '&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;'],
+    [
+      'markup as references',
+      `<a href="x" title='y'>&</a>`,
+      '&lt;a href=&quot;x&quot; title=&apos;y&apos;&gt;&amp;&lt;/a&gt;',
+    ],
   ])('leaves out %s', (_name, text, expected) => {
     expect(xmlText(text)).toBe(expected);
   });

@@ -74,10 +74,16 @@ const CONTROLS_ALL = /[\p{Cc}\p{Cs}\ufffe\uffff]/gu;
 /** Whether the candidate `c` is a character XML 1.0 allows. */
 const allowedInXml = (c: string): boolean => c === '\t' || c === '\n' || c === '\r' || (c >= '\u007f' && c <= '\u009f');
 
-/** The characters that are markup in text and in double-quoted attribute values, and their references. */
-const MARKUP = /[<>&"]/;
-const MARKUP_ALL = /[<>&"]/g;
-const REFERENCES: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
+/** The five characters sitemaps.org asks to entity-escape in every value (markup in text and attributes). */
+const MARKUP = /[<>&"']/;
+const MARKUP_ALL = /[<>&"']/g;
+const REFERENCES: Readonly<Record<string, string>> = {
+  '<': '&lt;',
+  '>': '&gt;',
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 
 /**
  * `text` as an XML text or attribute value: without the characters XML 1.0 forbids, markup escaped. Text with neither

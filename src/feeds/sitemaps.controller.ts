@@ -1,7 +1,7 @@
 import { Controller, Get, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
-import { canonicalIntegerValue } from '../common/canonical-integer';
+import { canonicalIntegerValue, INT4_MAX } from '../common/canonical-integer';
 import { clientAddressOf } from '../rate-limit/rate-limit.guard';
 import { SharedCache } from '../shared-cache/shared-cache';
 import { ApiSitemapFile, ApiSitemapIndex, ApiSitemaps } from './feeds.api-docs';
@@ -43,8 +43,9 @@ export class SitemapsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<string | AsyncIterable<string>> {
     const number = canonicalIntegerValue(n);
-    // A name that is no file's (`blogs-0.xml`, `blogs-01.xml`) is a path without a resource.
-    if (number === undefined || number < 1) throw new NotFoundException(`Sitemap file ${n} not found`);
+    // A name that is no file's (`blogs-0.xml`, `blogs-01.xml`, past the ids' int4 range) is a path without a resource.
+    if (number === undefined || number < 1 || number > INT4_MAX)
+      throw new NotFoundException(`Sitemap file ${n} not found`);
     const document = await this.feeds.sitemapFile(number, new Date(), clientAddressOf(request));
     return answerStreamedDocument(this.cache, request, response, document);
   }
