@@ -414,8 +414,12 @@ describe('blogs: request validation (e2e)', () => {
         await expectNothingChanged();
       });
 
-      it.each(notObjects)('rejects a JSON body that is %s with 400', async (_kind, text) => {
-        expectJsonError(await writeRaw(op, text), 400);
+      it.each(notObjects)('rejects a JSON body that is %s with 400 saying so', async (_kind, text) => {
+        const res = await writeRaw(op, text);
+        expectJsonError(res, 400);
+        expect((res.body as { errors: unknown }).errors).toEqual([
+          { detail: 'request body must be a JSON object', pointer: '' },
+        ]);
         await expectNothingChanged();
       });
 

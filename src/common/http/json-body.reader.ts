@@ -102,7 +102,8 @@ const parseJson = promisify<BodyRequest, ServerResponse, void>(
     limit: MAX_BODY_BYTES,
     type: (request: IncomingMessage): boolean =>
       isJsonContentType(request.headers['content-type'], bodyMediaTypes(request.method)),
-    strict: true,
+    // Any JSON text parses (RFC 8259 §2): a string, number or literal is "not a JSON object", not "not valid JSON".
+    strict: false,
     verify: verifyJsonBody,
   }),
 );
