@@ -18,6 +18,7 @@ import { ignoreRequestNoCacheInFreshness } from './common/http/origin-freshness'
 import { createOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 import { createHttpMetricsMiddleware, HTTP_REQUEST_DURATION, HttpLabel } from './metrics/http-metrics';
 import { notFoundEverywhere } from './common/http/not-found-everywhere';
+import { answerClientErrors } from './common/http/client-errors';
 import { apiPathAliases, versionOneResources } from './common/http/api-path-aliases';
 import { notStoredByDefault } from './shared-cache/shared-cache';
 import { EventRelayJob } from './events/event-relay.job';
@@ -72,6 +73,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   const loaded = app.get<ConfigType<typeof httpConfig> | undefined>(httpConfig.KEY);
   const config = Array.isArray(loaded?.corsOrigins) ? loaded : undefined;
   applyServerTimeouts(app.getHttpServer());
+  answerClientErrors(app.getHttpServer());
   app.set('trust proxy', config?.trustProxy ?? false);
   // No upgrade-insecure-requests: over plain http at a non-loopback address it sends Swagger UI's
   // assets to an https port that does not exist; https deployments have HSTS (docs/security.md).

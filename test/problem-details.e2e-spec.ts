@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Response } from 'supertest';
 import { PROBLEM_TYPES } from '../src/common/filters/problem-types';
 import { bearer, BLOGS, BODY, createBlog, expectJsonError } from './support/blog-api';
@@ -268,5 +269,48 @@ describe('503 with Retry-After', () => {
     expectJsonError(res, 503);
     expect(res.body).toEqual(problemBody(503, 'Not ready: redis'));
     expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+  });
+});
+
+/** The status, headers and body of the answer to `raw` (bytes Node.js's own parser refuses), read until it closes. */
+async function rawExchange(port: number, raw: string): Promise<{ status: number; headers: string; body: string }> {
+  const answer = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.end(raw));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+  const [head, body = ''] = answer.split('\r\n\r\n', 2);
+  return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]), headers: head.toLowerCase(), body };
+}
+
+describe('requests Node.js refuses before routing: problem details too', () => {
+  const t = useTestApp({ PUBLIC_URL });
+
+  it.each([
+    [
+      'headers over 16 KiB',
+      `GET /api/v1/blogs?limit=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'Request headers must be at most 16 KiB in all',
+      '/api/v1/blogs',
+    ],
+    [
+      'a header line without a colon',
+      'GET /api/v1/tags HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      400,
+      'The request is not valid HTTP/1.1',
+      '/api/v1/tags',
+    ],
+    ['a request line that is no HTTP', 'HELLO\r\n\r\n', 400, 'The request is not valid HTTP/1.1', ''],
+  ])('%s: its status with the problem body, closed', async (_name, raw, status, message, instance) => {
+    const res = await rawExchange(await t.listen(), raw);
+
+    expect(res.status).toBe(status);
+    expect(res.headers).toContain('\r\ncontent-type: application/problem+json; charset=utf-8');
+    expect(res.headers).toContain('\r\ncache-control: no-store');
+    expect(res.headers).toContain('\r\nconnection: close');
+    expect(JSON.parse(res.body)).toEqual({ ...problemBody(status, message), instance });
   });
 });

@@ -80,6 +80,18 @@ const invalidParamsOf = (exception: unknown): readonly InvalidParam[] | undefine
     ? exception.errors.slice(0, MAX_ERROR_MESSAGES).map((error) => ({ ...error, detail: capped(error.detail) }))
     : undefined;
 
+/** The `about:blank` problem of `status` at the path `instance`: the status says it all (RFC 9457 §4.2.1). */
+export const blankProblem = (status: number, message: string | string[], instance: string): ErrorBody => ({
+  type: 'about:blank',
+  title: reasonPhrase(status),
+  status,
+  detail: detailOf(message),
+  instance,
+  statusCode: status,
+  error: reasonPhrase(status),
+  message,
+});
+
 /** The request's path, without its query, as the client sent it (`instance`, RFC 9457 §3.1.5). */
 function pathOf(request: IncomingMessage & { originalUrl?: string }): string {
   const url = request.originalUrl ?? request.url ?? '/';
@@ -132,16 +144,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private problem(cause: unknown, status: number, message: string | string[], request: IncomingMessage): ErrorBody {
     const name = problemTypeOf(cause, status);
+    const body = blankProblem(status, message, pathOf(request));
+    if (name === undefined) return body;
     const errors = name === 'validation-error' ? invalidParamsOf(cause) : undefined;
     return {
-      type: name === undefined ? 'about:blank' : `${this.publicUrl}/${PROBLEMS_PATH}/${name}`,
-      title: name === undefined ? reasonPhrase(status) : PROBLEM_TYPES[name].title,
-      status,
-      detail: detailOf(message),
-      instance: pathOf(request),
-      statusCode: status,
-      error: reasonPhrase(status),
-      message,
+      ...body,
+      type: `${this.publicUrl}/${PROBLEMS_PATH}/${name}`,
+      title: PROBLEM_TYPES[name].title,
       ...(errors === undefined ? {} : { errors }),
     };
   }
