@@ -466,11 +466,11 @@ describe('blogs: publishing and slugs (e2e)', () => {
     it.each<[string, unknown, string]>([
       ['a name without a letter or digit', ['ok', '!!!'], 'tags[1] must contain a letter or digit'],
       ['21 names', Array.from({ length: 21 }, (_, i) => `t${i}`), 'tags must have at most 20 names'],
-      ['a name of 51 characters', ['x'.repeat(51)], 'tags must be 1 to 50 characters long'],
-      ['an empty name', [''], 'tags must be 1 to 50 characters long'],
-      ['whitespace only', [' '], 'tags must not be whitespace only'],
+      ['a name of 51 characters', ['x'.repeat(51)], 'tags[0] must be 1 to 50 characters long'],
+      ['an empty name', [''], 'tags[0] must be 1 to 50 characters long'],
+      ['whitespace only', [' '], 'tags[0] must not be whitespace only'],
       ['not an array', 'NestJS', 'tags must be an array of names'],
-      ['a number', [1], 'each of tags must be a string'],
+      ['a number', [1], 'tags[0] must be a string'],
       ['null', null, 'tags must be an array of names'],
     ])('400 naming tags for %s: nothing stored, no tag made', async (_name, tags, message) => {
       const before = { blogs: await countBlogs(t), tags: await storedTags() };

@@ -33,10 +33,10 @@ describe('errors as problem details (contract 1.8)', () => {
       expect(res.body.type).toBe(typeUri('validation-error'));
       expect(res.body.title).toBe(PROBLEM_TYPES['validation-error'].title);
       expect(res.body.instance).toBe(BLOGS);
-      // A rule on every item (class-validator's `each`) points at the array.
+      // A rule on every item (class-validator's `each`) points at each item that breaks it.
       expect(res.body.errors).toEqual([
         { detail: 'title must be a string', pointer: '/title' },
-        { detail: 'tags must be 1 to 50 characters long', pointer: '/tags' },
+        { detail: 'tags[2] must be 1 to 50 characters long', pointer: '/tags/2' },
       ]);
       expect(res.body.message).toEqual((res.body.errors as { detail: string }[]).map((e) => e.detail));
       contract.expectDocumented('post', BLOGS, res);
@@ -51,6 +51,39 @@ describe('errors as problem details (contract 1.8)', () => {
       expectJsonError(res, 400);
       expect(res.body.errors).toEqual([{ detail: 'tags[3] must contain a letter or digit', pointer: '/tags/3' }]);
       expect(res.body.message).toEqual(['tags[3] must contain a letter or digit']);
+    });
+
+    it.each<[string, unknown, { detail: string; pointer: string }[]]>([
+      ['a wrong type', ['ok', 5], [{ detail: 'tags[1] must be a string', pointer: '/tags/1' }]],
+      [
+        'wrong types',
+        [null, 'ok', {}],
+        [
+          { detail: 'tags[0] must be a string', pointer: '/tags/0' },
+          { detail: 'tags[2] must be a string', pointer: '/tags/2' },
+        ],
+      ],
+      [
+        'a wrong length',
+        ['ok', 'x'.repeat(51)],
+        [{ detail: 'tags[1] must be 1 to 50 characters long', pointer: '/tags/1' }],
+      ],
+      ['whitespace only', ['ok', ' '], [{ detail: 'tags[1] must not be whitespace only', pointer: '/tags/1' }]],
+      [
+        'too many items (the whole array)',
+        Array.from({ length: 21 }, (_, i) => `t${i}`),
+        [{ detail: 'tags must have at most 20 names', pointer: '/tags' }],
+      ],
+      ['not an array (the whole array)', 'ok', [{ detail: 'tags must be an array of names', pointer: '/tags' }]],
+    ])('400 on tags with %s: each broken rule points at its item', async (_name, tags, errors) => {
+      const res = await t.http
+        .post(BLOGS)
+        .set('Authorization', auth())
+        .send({ ...BODY, tags });
+
+      expectJsonError(res, 400);
+      expect(res.body.errors).toEqual(errors);
+      expect(res.body.message).toEqual(errors.map((e) => e.detail));
     });
 
     it('400 on an unknown body property: its pointer, with / and ~ escaped (RFC 6901)', async () => {
@@ -235,7 +268,17 @@ describe('errors as problem details (contract 1.8)', () => {
       expect((await t.http.get(path)).status).toBe(200);
     });
 
-    it.each(['teapot', 'constructor', '__proto__'])('GET /problems/%s: 404 problem', async (name) => {
+    it.each(['VALIDATION-ERROR', 'Slug-Taken', 'rate-LIMITED'])(
+      'GET /problems/%s: the page of the type, as every path matches in any letter case',
+      async (name) => {
+        const res = await t.http.get(`/PROBLEMS/${name}`);
+
+        expect(res.status).toBe(200);
+        expect(res.text).toContain(`<code>${name.toLowerCase()}</code>`);
+      },
+    );
+
+    it.each(['teapot', 'constructor', 'CONSTRUCTOR', '__proto__'])('GET /problems/%s: 404 problem', async (name) => {
       const res = await t.http.get(`/problems/${name}`);
 
       expectJsonError(res, 404);

@@ -155,6 +155,36 @@ describe('/api/v1/webhooks (e2e)', () => {
       expectJsonError(res, 403);
     });
 
+    it.each<[string, Record<string, unknown>, { detail: string; pointer: string }[]]>([
+      ['url a number', { url: 5, events: ALL_EVENTS }, [{ detail: 'url must be a string', pointer: '/url' }]],
+      [
+        'url an array',
+        { url: ['https://example.com/'], events: ALL_EVENTS },
+        [{ detail: 'url must be a string', pointer: '/url' }],
+      ],
+      [
+        'events a string',
+        { url: 'https://example.com/', events: 'blog.created' },
+        [{ detail: 'events must be an array', pointer: '/events' }],
+      ],
+      [
+        'events a number',
+        { url: 'https://example.com/', events: 5 },
+        [{ detail: 'events must be an array', pointer: '/events' }],
+      ],
+      [
+        'an event type a number',
+        { url: 'https://example.com/', events: ['blog.created', 5] },
+        [{ detail: 'events[1] must be a string', pointer: '/events/1' }],
+      ],
+    ])('refuses %s with 400 naming the type it must have', async (_name, body, errors) => {
+      const res = await t.http.post(WEBHOOKS).set('Authorization', admin()).send(body);
+
+      expectJsonError(res, 400);
+      expect(res.body.errors).toEqual(errors);
+      expect(res.body.message).toEqual(errors.map((e) => e.detail));
+    });
+
     it('deletes with 204, then answers 404; a malformed id is 400', async () => {
       const { id } = await register('http://127.0.0.1:9/hook');
 

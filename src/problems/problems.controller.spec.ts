@@ -20,6 +20,13 @@ describe('ProblemsController', () => {
     expect(page).not.toContain('`');
   });
 
+  it.each(Object.keys(PROBLEM_TYPES).map((name) => [name.toUpperCase(), name]))(
+    'serves %s in any letter case as the page of %s',
+    (sent, name) => {
+      expect(controller.page(sent)).toBe(controller.page(name));
+    },
+  );
+
   it.each(['teapot', 'constructor', '__proto__', 'toString'])('answers %p with 404', (name) => {
     expect(() => controller.page(name)).toThrow(NotFoundException);
   });

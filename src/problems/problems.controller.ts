@@ -36,7 +36,7 @@ export function problemPage(name: ProblemTypeName, type: ProblemType): string {
 @Public()
 @ApiTags('problems')
 export class ProblemsController {
-  /** `GET /problems/:name` → 200 the type's HTML page, cacheable for a day; 404 for a name that is no problem type. */
+  /** `GET /problems/:name` (any letter case) → 200 the type's HTML page, cacheable for a day; 404 for no problem type. */
   @Get(':name')
   @Header('Cache-Control', `public, max-age=${PROBLEM_PAGE_MAX_AGE_SECONDS}`)
   @Header('Content-Type', 'text/html; charset=utf-8')
@@ -51,8 +51,9 @@ export class ProblemsController {
   @ApiProblemResponse(404, { description: 'No problem type has this name.', example: 'Problem type teapot not found' })
   @ApiErrorResponses(429)
   page(@Param('name') name: string): string {
-    if (!Object.hasOwn(PROBLEM_TYPES, name)) throw new NotFoundException(`Problem type ${name} not found`);
-    const typeName = name as ProblemTypeName;
+    // Any letter case, as every other path (docs/api.md, "Letter case"); the names are lower-case.
+    const typeName = name.toLowerCase() as ProblemTypeName;
+    if (!Object.hasOwn(PROBLEM_TYPES, typeName)) throw new NotFoundException(`Problem type ${name} not found`);
     return problemPage(typeName, PROBLEM_TYPES[typeName]);
   }
 }

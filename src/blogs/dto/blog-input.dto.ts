@@ -112,7 +112,7 @@ export class BlogInputDto {
   })
   @IsSafeText({ each: true })
   @CodePointLength(TAG_LIMITS.name.min, TAG_LIMITS.name.max, { each: true })
-  @IsString({ each: true, message: 'each of tags must be a string' })
+  @IsString({ each: true })
   @ArrayMaxSize(MAX_TAGS, { message: `tags must have at most ${MAX_TAGS} names` })
   @IsArray({ message: 'tags must be an array of names' })
   @IfPresent()

@@ -25,9 +25,9 @@ export class ListChangesQueryDto {
     default: CHANGES_PAGING.defaultLimit,
     description: 'Page size, written in decimal digits without sign or leading zero.',
   })
-  @IsInt({ message: 'limit must be an integer in decimal digits, without sign or leading zeros' })
-  @Min(1)
   @Max(CHANGES_PAGING.maxLimit)
+  @Min(1)
+  @IsInt({ message: 'limit must be an integer in decimal digits, without sign or leading zeros' })
   @Transform(parseCanonicalInteger)
   readonly limit: number = CHANGES_PAGING.defaultLimit;
 }

@@ -4,7 +4,7 @@ import { EVENT_TYPE_SCHEMA } from '../../events/dto/event-response.dto';
 import type { EventType } from '../../events/event-type';
 import { WEBHOOK_URL_MAX_LENGTH } from '../webhooks.constants';
 
-/** Body of `POST /api/v1/webhooks`. */
+/** Body of `POST /api/v1/webhooks`; the most basic check of a field sits at the bottom (rules run bottom-up). */
 export class CreateWebhookDto {
   @ApiProperty({
     maxLength: WEBHOOK_URL_MAX_LENGTH,
@@ -13,15 +13,15 @@ export class CreateWebhookDto {
       'shared, documentation, multicast or metadata address).',
     example: 'https://hooks.example.com/blog',
   })
-  @IsString()
   @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @IsString()
   readonly url!: string;
 
   /** Registered types only: the service checks them against the registry (400 otherwise). */
   @ApiProperty({ type: 'array', items: { $ref: getSchemaPath(EVENT_TYPE_SCHEMA) }, minItems: 1, uniqueItems: true })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
   @IsString({ each: true })
+  @ArrayUnique()
+  @ArrayNotEmpty()
+  @IsArray()
   readonly events!: EventType[];
 }
