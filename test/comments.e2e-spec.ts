@@ -644,11 +644,11 @@ describe('comments (e2e)', () => {
         { type: 'comment.created', comment: created },
         { type: 'comment.deleted', comment: { id: created.id, blogId } },
       ]);
-      const [{ keys }] = (await t.dataSource.query(
+      const [{ keys }] = await t.dataSource.query<[{ keys: string[] }]>(
         `SELECT array(SELECT k FROM json_object_keys("data") AS k ORDER BY k) AS "keys" FROM "events"
         WHERE "type" = 'comment.created' AND "data"->>'id' = $1`,
         [String(created.id)],
-      )) as [{ keys: string[] }];
+      );
       expect(keys).toEqual(['author', 'blog_id', 'body', 'created_at', 'id']);
     });
 

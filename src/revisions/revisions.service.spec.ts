@@ -200,7 +200,9 @@ describe('RevisionsService', () => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: true });
       blogs.findOne.mockResolvedValue(BLOG);
 
-      await expect(service.restore(7, 3, alice, NOW, parseWritePreconditions({ ifMatch: '"7-5"' }))).resolves.toBe(BLOG);
+      await expect(service.restore(7, 3, alice, NOW, parseWritePreconditions({ ifMatch: '"7-5"' }))).resolves.toBe(
+        BLOG,
+      );
       expect(blogs.findOne).toHaveBeenCalledWith(7, alice, NOW, 'primary');
       expect(blogs.update).not.toHaveBeenCalled();
     });

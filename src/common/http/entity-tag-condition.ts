@@ -50,12 +50,10 @@ export interface PreconditionHeaders {
 }
 
 /** A write handler's {@link PreconditionHeaders}, unparsed: `parseWritePreconditions` runs after the body checks. */
-export const Preconditions = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): PreconditionHeaders => {
-    const { headers } = context.switchToHttp().getRequest<Request>();
-    return { ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'] };
-  },
-);
+export const Preconditions = createParamDecorator((_data: unknown, context: ExecutionContext): PreconditionHeaders => {
+  const { headers } = context.switchToHttp().getRequest<Request>();
+  return { ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'] };
+});
 
 /**
  * Parses the `If-Match` / `If-None-Match` values of a write; call it after the body was validated.
