@@ -644,6 +644,12 @@ describe('comments (e2e)', () => {
         { type: 'comment.created', comment: created },
         { type: 'comment.deleted', comment: { id: created.id, blogId } },
       ]);
+      const [{ keys }] = await t.dataSource.query<[{ keys: string[] }]>(
+        `SELECT array(SELECT k FROM json_object_keys("data") AS k ORDER BY k) AS "keys" FROM "events"
+        WHERE "type" = 'comment.created' AND "data"->>'id' = $1`,
+        [String(created.id)],
+      );
+      expect(keys).toEqual(['author', 'blog_id', 'body', 'created_at', 'id']);
     });
 
     it("a blog's deletion takes its comments, their counter and makes no comment event", async () => {

@@ -246,7 +246,7 @@ describe('BlogsController', () => {
   ])('update passes %s to the service and answers the new ETag', async (_name, ifMatch, ifNoneMatch, expected) => {
     service.update.mockResolvedValueOnce({ ...blog, version: 4 });
 
-    await expect(controller.update(7, input, alice, ifMatch, ifNoneMatch, res())).resolves.toEqual(publicBlog);
+    await expect(controller.update(7, input, alice, { ifMatch, ifNoneMatch }, res())).resolves.toEqual(publicBlog);
     expect(service.update).toHaveBeenCalledWith(7, input, alice, NOW, {
       ifMatch: undefined,
       ifNoneMatch: undefined,
@@ -257,7 +257,7 @@ describe('BlogsController', () => {
 
   it('update answers 400 for a malformed If-Match without asking the service', async () => {
     await expectHttpError(
-      controller.update(7, input, alice, 'not-a-tag', undefined, res()),
+      controller.update(7, input, alice, { ifMatch: 'not-a-tag' }, res()),
       BadRequestException,
       400,
       'If-Match must be * or a comma-separated list of quoted entity tags',
@@ -269,7 +269,7 @@ describe('BlogsController', () => {
     service.update.mockResolvedValueOnce({ ...blog, version: 5 });
     const changes = { title: 'Title' };
 
-    await expect(controller.patch(7, changes, alice, '"7-4"', undefined, res())).resolves.toEqual(publicBlog);
+    await expect(controller.patch(7, changes, alice, { ifMatch: '"7-4"' }, res())).resolves.toEqual(publicBlog);
     expect(service.update).toHaveBeenCalledWith(7, changes, alice, NOW, {
       ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-4"' }] },
       ifNoneMatch: undefined,
@@ -279,7 +279,7 @@ describe('BlogsController', () => {
 
   it('patch answers 400 for a malformed If-None-Match without asking the service', async () => {
     await expectHttpError(
-      controller.patch(7, { author: 'A' }, alice, undefined, 'W/', res()),
+      controller.patch(7, { author: 'A' }, alice, { ifNoneMatch: 'W/' }, res()),
       BadRequestException,
       400,
       'If-None-Match must be * or a comma-separated list of quoted entity tags',
@@ -294,7 +294,7 @@ describe('BlogsController', () => {
   ])('remove passes %s to the service and answers nothing', async (_name, ifMatch, ifNoneMatch, expected) => {
     service.remove.mockResolvedValueOnce(undefined);
 
-    await expect(controller.remove(7, alice, ifMatch, ifNoneMatch)).resolves.toBeUndefined();
+    await expect(controller.remove(7, alice, { ifMatch, ifNoneMatch })).resolves.toBeUndefined();
     expect(service.remove).toHaveBeenCalledWith(7, alice, NOW, {
       ifMatch: undefined,
       ifNoneMatch: undefined,
@@ -303,13 +303,13 @@ describe('BlogsController', () => {
   });
 
   it('remove answers 400 for a malformed If-Match without asking the service', async () => {
-    await expect(controller.remove(7, alice, '"a" "b"', undefined)).rejects.toThrow(BadRequestException);
+    await expect(controller.remove(7, alice, { ifMatch: '"a" "b"' })).rejects.toThrow(BadRequestException);
     expect(service.remove).not.toHaveBeenCalled();
   });
 
   it('remove lets the service decide absence, ownership and preconditions', async () => {
     service.remove.mockRejectedValueOnce(new NotFoundException('Blog 7 not found'));
 
-    await expect(controller.remove(7, alice, undefined, undefined)).rejects.toThrow(NotFoundException);
+    await expect(controller.remove(7, alice, {})).rejects.toThrow(NotFoundException);
   });
 });

@@ -1,23 +1,10 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  HttpStatus,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ReadAccess } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import { requireCaller } from '../auth/jwt-auth.guard';
 import type { Principal } from '../auth/principal';
-import { parseWritePreconditions } from '../common/http/entity-tag-condition';
+import { parseWritePreconditions, PreconditionHeaders, Preconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
 import { withEntityTag } from '../common/http/origin-freshness';
 import { JsonBody } from '../common/http/json-body.decorator';
@@ -139,11 +126,10 @@ export class BlogsController {
     @IdParam('id') id: number,
     @JsonBody() body: UpdateBlogDto,
     @CurrentPrincipal() principal: Principal,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Preconditions() preconditions: PreconditionHeaders,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    return this.write(id, body, principal, ifMatch, ifNoneMatch, response);
+    return this.write(id, body, principal, preconditions, response);
   }
 
   @Patch(':id')
@@ -153,11 +139,10 @@ export class BlogsController {
     @IdParam('id') id: number,
     @JsonBody(NonEmptyBodyPipe) body: PatchBlogDto,
     @CurrentPrincipal() principal: Principal,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Preconditions() preconditions: PreconditionHeaders,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
-    return this.write(id, body, principal, ifMatch, ifNoneMatch, response);
+    return this.write(id, body, principal, preconditions, response);
   }
 
   @Delete(':id')
@@ -166,10 +151,9 @@ export class BlogsController {
   async remove(
     @IdParam('id') id: number,
     @CurrentPrincipal() principal: Principal,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Preconditions() preconditions: PreconditionHeaders,
   ): Promise<void> {
-    await this.blogs.remove(id, principal, new Date(), parseWritePreconditions(ifMatch, ifNoneMatch));
+    await this.blogs.remove(id, principal, new Date(), parseWritePreconditions(preconditions));
   }
 
   /** PUT and PATCH: applies `input` (all text fields, or some) under the preconditions; answers the blog. */
@@ -177,13 +161,12 @@ export class BlogsController {
     id: number,
     input: BlogWrite,
     principal: Principal,
-    ifMatch: string | undefined,
-    ifNoneMatch: string | undefined,
+    preconditions: PreconditionHeaders,
     response: Response,
   ): Promise<BlogResponse> {
     const now = new Date();
-    const preconditions = parseWritePreconditions(ifMatch, ifNoneMatch);
-    return this.answer(await this.blogs.update(id, input, principal, now, preconditions), now, response);
+    const written = await this.blogs.update(id, input, principal, now, parseWritePreconditions(preconditions));
+    return this.answer(written, now, response);
   }
 
   /** One blog as answered at `now`, with its `ETag` (a matching `If-None-Match`: 304). */

@@ -6,8 +6,9 @@ describe('SitemapFoldJob', () => {
   it('defines a clean-up each minute that folds the stale blocks', async () => {
     const jobs = { defineCleanUp: jest.fn() };
     const feeds = { foldStaleBlocks: jest.fn().mockResolvedValue(2) };
-    new SitemapFoldJob(jobs as unknown as JobQueue, feeds as unknown as FeedsRepository).onModuleInit();
+    await SitemapFoldJob.useFactory(jobs, feeds);
 
+    expect(SitemapFoldJob.inject).toEqual([JobQueue, FeedsRepository]);
     expect(jobs.defineCleanUp).toHaveBeenCalledWith(
       expect.objectContaining({ name: SITEMAP_FOLD_QUEUE, schedule: '* * * * *' }),
     );

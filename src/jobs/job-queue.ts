@@ -1,4 +1,12 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  type FactoryProvider,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job, JobInsert, PgBoss, Queue, SendOptions, WorkOptions } from 'pg-boss';
@@ -35,7 +43,7 @@ export interface CleanUpDefinition {
   /** How often this process looks for a run due. */
   readonly pollingIntervalSeconds: number;
   /** Does one run's work; throwing fails it, and it is retried. */
-  readonly handle: () => Promise<void>;
+  readonly handle: () => Promise<unknown>;
 }
 
 /** The queue options of every clean-up: at most one run queued, retried twice, each attempt up to ten minutes. */
@@ -87,7 +95,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   /** {@link define}s a scheduled clean-up, with the queue options every clean-up shares. */
   defineCleanUp({ name, schedule, pollingIntervalSeconds, handle }: CleanUpDefinition): void {
-    this.define({ queue: { name, ...CLEAN_UP_QUEUE }, work: { pollingIntervalSeconds }, schedule, handle });
+    this.define({
+      queue: { name, ...CLEAN_UP_QUEUE },
+      work: { pollingIntervalSeconds },
+      schedule,
+      handle: async () => {
+        await handle();
+      },
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -196,4 +211,20 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (this.boss === undefined) throw new Error('The job library runs only with JOBS_ENABLED, after start-up');
     return this.boss;
   }
+}
+
+/**
+ * A module's scheduled clean-up as a provider: {@link JobQueue.defineCleanUp} of `definition`, whose run is
+ * `work(owner)`, `owner` the module's provider (a repository) that does it.
+ */
+export function cleanUpJob<T>(
+  definition: Omit<CleanUpDefinition, 'handle'>,
+  owner: Type<T>,
+  work: (owner: T) => Promise<unknown>,
+): FactoryProvider<void> {
+  return {
+    provide: `job:${definition.name}`,
+    inject: [JobQueue, owner],
+    useFactory: (jobs: JobQueue, provider: T) => jobs.defineCleanUp({ ...definition, handle: () => work(provider) }),
+  };
 }

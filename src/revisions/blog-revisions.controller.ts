@@ -1,10 +1,10 @@
-import { Controller, Get, Headers, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { blogEntityTag } from '../blogs/blog-status';
 import { BlogResponse, toBlogResponse } from '../blogs/dto/blog-response.dto';
-import { parseWritePreconditions } from '../common/http/entity-tag-condition';
+import { parseWritePreconditions, PreconditionHeaders, Preconditions } from '../common/http/entity-tag-condition';
 import { IdParam } from '../common/http/id-param.decorator';
 import { NoBody } from '../common/http/json-body.decorator';
 import { withEntityTag } from '../common/http/origin-freshness';
@@ -63,13 +63,11 @@ export class BlogRevisionsController {
     @IdParam('id') blogId: number,
     @IdParam('version') version: number,
     @CurrentPrincipal() principal: Principal,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Preconditions() preconditions: PreconditionHeaders,
     @Res({ passthrough: true }) response: Response,
   ): Promise<BlogResponse> {
     const now = new Date();
-    const preconditions = parseWritePreconditions(ifMatch, ifNoneMatch);
-    const blog = await this.revisions.restore(blogId, version, principal, now, preconditions);
+    const blog = await this.revisions.restore(blogId, version, principal, now, parseWritePreconditions(preconditions));
     return withEntityTag(response, blogEntityTag(blog, now), toBlogResponse(blog, now));
   }
 }

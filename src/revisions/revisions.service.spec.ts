@@ -156,7 +156,7 @@ describe('RevisionsService', () => {
     it("updates the blog to the revision's title, content, author and tags under the preconditions", async () => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: false });
       blogs.update.mockResolvedValue(BLOG);
-      const preconditions = parseWritePreconditions('"7-5"', undefined);
+      const preconditions = parseWritePreconditions({ ifMatch: '"7-5"' });
 
       await expect(service.restore(7, 3, alice, NOW, preconditions)).resolves.toBe(BLOG);
       expect(blogs.update).toHaveBeenCalledWith(
@@ -177,7 +177,7 @@ describe('RevisionsService', () => {
 
       await expect(service.restore(7, 3, alice, NOW, {})).resolves.toBe(BLOG);
       expect(blogs.update).toHaveBeenCalledTimes(1);
-      expect(blogs.update.mock.calls[0][4]).toEqual(parseWritePreconditions('"7-5"', undefined));
+      expect(blogs.update.mock.calls[0][4]).toEqual(parseWritePreconditions({ ifMatch: '"7-5"' }));
       expect(blogs.findOne).toHaveBeenCalledWith(7, alice, NOW, 'primary');
     });
 
@@ -190,8 +190,8 @@ describe('RevisionsService', () => {
 
       await expect(service.restore(7, 3, alice, NOW, {})).resolves.toBe(BLOG);
       expect(blogs.update.mock.calls.map((call: unknown[]) => call[4])).toEqual([
-        parseWritePreconditions('"7-5"', undefined),
-        parseWritePreconditions('"7-5"', undefined),
+        parseWritePreconditions({ ifMatch: '"7-5"' }),
+        parseWritePreconditions({ ifMatch: '"7-5"' }),
         {},
       ]);
     });
@@ -200,7 +200,9 @@ describe('RevisionsService', () => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: true });
       blogs.findOne.mockResolvedValue(BLOG);
 
-      await expect(service.restore(7, 3, alice, NOW, parseWritePreconditions('"7-5"', undefined))).resolves.toBe(BLOG);
+      await expect(service.restore(7, 3, alice, NOW, parseWritePreconditions({ ifMatch: '"7-5"' }))).resolves.toBe(
+        BLOG,
+      );
       expect(blogs.findOne).toHaveBeenCalledWith(7, alice, NOW, 'primary');
       expect(blogs.update).not.toHaveBeenCalled();
     });
@@ -212,7 +214,7 @@ describe('RevisionsService', () => {
     ])('a blog whose text is the revision already, with %s, is 412', async (_name, ifMatch, ifNoneMatch) => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: REVISION, blogVersion: 5, current: true });
       await expectHttpError(
-        service.restore(7, 3, alice, NOW, parseWritePreconditions(ifMatch, ifNoneMatch)),
+        service.restore(7, 3, alice, NOW, parseWritePreconditions({ ifMatch, ifNoneMatch })),
         PreconditionFailedException,
         412,
         'Blog 7 has changed: the precondition (If-Match / If-None-Match) does not hold for its current ETag',
@@ -223,7 +225,7 @@ describe('RevisionsService', () => {
     it('a revision not kept is 404, before any precondition', async () => {
       repository.findToRestore.mockResolvedValue({ blog: LIVE, revision: null, blogVersion: 5, current: false });
       await expectHttpError(
-        service.restore(7, 3, alice, NOW, parseWritePreconditions('"7-1"', undefined)),
+        service.restore(7, 3, alice, NOW, parseWritePreconditions({ ifMatch: '"7-1"' })),
         NotFoundException,
         404,
         'Revision 3 of blog 7 not found',

@@ -101,7 +101,7 @@ describe('parseWritePreconditions', () => {
     ['"7-1"', undefined, { ifMatch: { any: false, tags: [{ weak: false, opaque: '"7-1"' }] }, ifNoneMatch: undefined }],
     [undefined, '*', { ifMatch: undefined, ifNoneMatch: { any: true } }],
   ])('parses If-Match %p and If-None-Match %p', (ifMatch, ifNoneMatch, expected) => {
-    expect(parseWritePreconditions(ifMatch, ifNoneMatch)).toEqual(expected);
+    expect(parseWritePreconditions({ ifMatch, ifNoneMatch })).toEqual(expected);
   });
 
   it.each([
@@ -109,7 +109,7 @@ describe('parseWritePreconditions', () => {
     [undefined, 'W/', 'If-None-Match'],
   ])('answers a malformed If-Match %p / If-None-Match %p with 400 naming %s', async (ifMatch, ifNoneMatch, name) => {
     await expectHttpError(
-      () => parseWritePreconditions(ifMatch, ifNoneMatch),
+      () => parseWritePreconditions({ ifMatch, ifNoneMatch }),
       BadRequestException,
       400,
       `${name} must be * or a comma-separated list of quoted entity tags`,

@@ -1,4 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
 
 /** One entity tag of an `If-Match` / `If-None-Match` list (RFC 9110 §8.8.3); `opaque` keeps its quotes. */
 export interface EntityTag {
@@ -42,14 +43,23 @@ export interface WritePreconditions {
   readonly ifNoneMatch?: EntityTagCondition;
 }
 
+/** The `If-Match` and `If-None-Match` of a write as sent (Node.js joins repeated fields with `, `). */
+export interface PreconditionHeaders {
+  readonly ifMatch?: string;
+  readonly ifNoneMatch?: string;
+}
+
+/** A write handler's {@link PreconditionHeaders}, unparsed: `parseWritePreconditions` runs after the body checks. */
+export const Preconditions = createParamDecorator((_data: unknown, context: ExecutionContext): PreconditionHeaders => {
+  const { headers } = context.switchToHttp().getRequest<Request>();
+  return { ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'] };
+});
+
 /**
  * Parses the `If-Match` / `If-None-Match` values of a write; call it after the body was validated.
  * @throws BadRequestException (400) naming the header, for a malformed value.
  */
-export function parseWritePreconditions(
-  ifMatch: string | undefined,
-  ifNoneMatch: string | undefined,
-): WritePreconditions {
+export function parseWritePreconditions({ ifMatch, ifNoneMatch }: PreconditionHeaders): WritePreconditions {
   return {
     ifMatch: ifMatch === undefined ? undefined : parseEntityTagCondition('If-Match', ifMatch),
     ifNoneMatch: ifNoneMatch === undefined ? undefined : parseEntityTagCondition('If-None-Match', ifNoneMatch),

@@ -65,7 +65,7 @@ describe('versionCondition', () => {
     ['If-None-Match tags', undefined, '"7-2", W/"7-3"', { match: undefined, noneMatch: ['2', '3'] }],
     ['If-None-Match: *', undefined, '*', null],
   ])('%s gives %j', (_name, ifMatch, ifNoneMatch, expected) => {
-    expect(versionCondition(7, parseWritePreconditions(ifMatch, ifNoneMatch))).toEqual(expected);
+    expect(versionCondition(7, parseWritePreconditions({ ifMatch, ifNoneMatch }))).toEqual(expected);
   });
 });
 

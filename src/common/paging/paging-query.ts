@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
@@ -64,3 +64,31 @@ export const PageCursor = (description: string): PropertyDecorator =>
     }),
     ApiPropertyOptional({ maxLength: MAX_CURSOR_LENGTH, description }),
   );
+
+/** A list query of paging only: `limit`, `offset` and `cursor`; any other parameter is 400. */
+export interface PageQuery {
+  readonly limit: number;
+  readonly offset?: number;
+  readonly cursor?: string;
+}
+
+/**
+ * The query class of a list with paging only, which a module's query DTO extends: `offset` skips `plural`
+ * (`comments`), `cursor` continues after the last `item` (`comment`) of an earlier answer for `list`.
+ */
+export function PageQueryOf({ plural, item, list }: { plural: string; item: string; list: string }): Type<PageQuery> {
+  class PagingOnly implements PageQuery {
+    @PageLimit()
+    readonly limit: number = PAGING.defaultLimit;
+
+    @PageOffset(plural)
+    readonly offset?: number;
+
+    @PageCursor(
+      `The \`nextCursor\` of an earlier answer for ${list}, to continue after its last ${item} (\`limit\` may ` +
+        'change). Not with `offset`.',
+    )
+    readonly cursor?: string;
+  }
+  return PagingOnly;
+}
