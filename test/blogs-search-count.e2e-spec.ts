@@ -1,6 +1,6 @@
 import { SEARCH_POSITION } from '../src/blogs/blog-list-statement';
 import { PreparedStatement, StatementRunner } from '../src/database/statement-runner';
-import { bearer, BLOGS } from './support/blog-api';
+import { bearer, BlogListBody, BLOGS } from './support/blog-api';
 import { bulkSeed } from './support/bulk-seed';
 import { listBlogs, listQuery } from './support/blog-list';
 import { useTestApp } from './support/test-app';
@@ -22,7 +22,7 @@ const SEED = `INSERT INTO blogs (title, content, author, owner_sub, created_at, 
   FROM generate_series($1::int, $2::int) AS n`;
 
 describe('blogs: a search past the cap keeps its count while writes leave room (e2e)', () => {
-  const t = useTestApp({ RATE_LIMIT_ENABLED: 'false' });
+  const t = useTestApp({ RATE_LIMIT_ENABLED: 'false', TRUST_PROXY: 'true' });
   /** The statements the service runs for a list, and those run after a statement of the write position. */
   let lists: jest.SpyInstance;
   let afterPosition: jest.SpyInstance;
@@ -136,4 +136,35 @@ describe('blogs: a search past the cap keeps its count while writes leave room (
       }
     },
   );
+
+  // Concurrent searches of a key whose count is in flight wait for it, then take the key's next reading: one count,
+  // one deep count, and walks; from as many clients as searches, each with its own share of the slow lane.
+  describe('searches of one key released together', () => {
+    beforeAll(async () => {
+      await t.dataSource.query('TRUNCATE blogs RESTART IDENTITY CASCADE');
+      const [{ margin }] = await t.dataSource.query<{ margin: string }[]>(SEARCH_POSITION.text);
+      await bulkSeed(t.dataSource, CAP + Number(margin) + ROOM + 1, SEED);
+    });
+
+    it.each([
+      ['a new key: one counts, one counts deep, the others walk', '2000-01-01T00:00:01Z', 0, 2],
+      ['a key seen past the cap: one counts deep, the others walk', '2000-01-01T00:00:02Z', 1, 1],
+      ['a key counted deep: all walk', '2000-01-01T00:00:03Z', 2, 0],
+    ])('%s', async (_name, createdAfter, before, counted) => {
+      const search = { q: 'common', createdAfter, limit: 3 };
+      for (let i = 0; i < before; i += 1) await listBlogs(t, search);
+      const start = counts.length;
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          t.http.get(`${BLOGS}?${listQuery(search)}`).set('X-Forwarded-For', `192.0.2.${i + 1}`),
+        ),
+      );
+
+      const bodies = answers.map((answer) => [answer.status, answer.body as BlogListBody] as const);
+      expect(bodies.map(([status, body]) => [status, body.total, body.totalRelation])).toEqual(
+        Array.from({ length: 12 }, () => [200, CAP, 'gte']),
+      );
+      expect(counts.length - start).toBe(counted);
+    });
+  });
 });

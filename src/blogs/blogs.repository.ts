@@ -275,23 +275,38 @@ export class BlogsRepository {
    * A page of the blogs matching `filters` in the order `sort` (ties by `id`), after `offset` blogs
    * or after `after`, with the number of all matching blogs, both from one statement (one snapshot). The total of an
    * unfiltered list comes from the counter; a search counts up to {@link SEARCH_TOTAL_CAP}, or not at all while a
-   * count of its key past the cap still holds ({@link SearchCounts}). `client`: whose share of the slow lane it waits in.
+   * count of its key past the cap still holds, one count of a key at a time ({@link SearchCounts}). `client`: whose share
+   * of the slow lane it waits in.
    */
   async findList(query: BlogListQuery, client?: string): Promise<BlogListPage> {
     const key = searchCountKey(query);
-    const reading = key === undefined ? 'count' : this.searchCounts.next(key);
-    if (key !== undefined && reading === 'walk') {
-      const walk = blogListStatement(query, 'walk');
-      const { rows } = await this.sql.onReplica<Row>(walk.statement, walk.values, walk.lane, client);
-      if (this.searchCounts.holds(key, Number(rows[0].position))) {
-        const { items, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
-        return { items: await this.withTagNames(items), total: SEARCH_TOTAL_CAP, totalRelation: 'gte', more };
+    if (key === undefined) return this.countedList(query, 'count', client);
+    for (;;) {
+      const turn = await this.searchCounts.turn(key);
+      try {
+        if (turn.reading !== 'walk') return await this.countedList(query, turn.reading, client, key);
+        const walk = blogListStatement(query, 'walk');
+        const { rows } = await this.sql.onReplica<Row>(walk.statement, walk.values, walk.lane, client);
+        if (this.searchCounts.holds(key, Number(rows[0].position))) {
+          const { items, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
+          return { items: await this.withTagNames(items), total: SEARCH_TOTAL_CAP, totalRelation: 'gte', more };
+        }
+      } finally {
+        turn.done();
       }
     }
-    const deep = reading !== 'count';
-    const { statement, values, lane } = blogListStatement(query, deep ? 'deep' : 'count');
+  }
+
+  /** A page of {@link findList} that counts its matches (`deep`: to `SEARCH_COUNT_LIMIT`), kept by `key`. */
+  private async countedList(
+    query: BlogListQuery,
+    reading: 'count' | 'deep',
+    client?: string,
+    key?: string,
+  ): Promise<BlogListPage> {
+    const { statement, values, lane } = blogListStatement(query, reading);
     let rows: Row[];
-    if (key === undefined || !deep) {
+    if (key === undefined || reading === 'count') {
       ({ rows } = await this.sql.onReplica<Row>(statement, values, lane, client));
       if (key !== undefined) this.searchCounts.keepTotal(key, Number(rows[0].total));
     } else {

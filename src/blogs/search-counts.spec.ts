@@ -1,6 +1,7 @@
 import { SEARCH_TOTAL_CAP, SearchCount, searchStillPastCap } from './blog-list';
 import type { BlogListQuery } from './blogs.repository';
-import { searchCountKey, SearchCounts } from './search-counts';
+import type { SearchTotal } from './blog-list-statement';
+import { searchCountKey, SearchCounts, SearchTurn } from './search-counts';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 
@@ -96,5 +97,86 @@ describe('SearchCounts', () => {
 
     expect(counts.size).toBe(2);
     expect(['a', 'b', 'c'].map((key) => counts.next(key))).toEqual(['walk', 'count', 'walk']);
+  });
+});
+
+describe('SearchCounts.turn: one count of a key at a time', () => {
+  /** Lets every settled promise's callbacks run. */
+  const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Takes `n` turns of `key` at once; `taken` fills with the turns as they are given. */
+  const race = async (counts: SearchCounts, key: string, n: number) => {
+    const taken: SearchTurn[] = [];
+    const all = Array.from({ length: n }, () => counts.turn(key).then((turn) => (taken.push(turn), turn)));
+    await flush();
+    return { taken, all };
+  };
+
+  /** What a count keeps: past the cap, a deep count with room, within the cap, or nothing (it failed). */
+  const KEEP: Record<string, (counts: SearchCounts) => void> = {
+    past: (counts) => counts.keepTotal('k', SEARCH_TOTAL_CAP + 1),
+    room: (counts) => counts.keep('k', COUNT),
+    within: (counts) => counts.keepTotal('k', SEARCH_TOTAL_CAP),
+    failed: () => undefined,
+  };
+
+  it.each<[string, keyof typeof KEEP | undefined, (keyof typeof KEEP)[], SearchTotal[][]]>([
+    [
+      'a new key: one counts, then one deep, then the others walk',
+      undefined,
+      ['past', 'room'],
+      [['count'], ['count', 'deep'], ['count', 'deep', 'walk', 'walk', 'walk']],
+    ],
+    [
+      'a key seen past the cap: one counts deep, then the others walk',
+      'past',
+      ['room'],
+      [['deep'], ['deep', 'walk', 'walk', 'walk', 'walk']],
+    ],
+    [
+      'a failed count: the next one counts, the others still wait',
+      undefined,
+      ['failed'],
+      [['count'], ['count', 'count']],
+    ],
+    [
+      'a count within the cap: the others count at once',
+      undefined,
+      ['within'],
+      [['count'], ['count', 'count', 'count', 'count', 'count']],
+    ],
+  ])('%s', async (_name, before, ends, readings) => {
+    const counts = new SearchCounts();
+    if (before !== undefined) KEEP[before](counts);
+    const { taken } = await race(counts, 'k', 5);
+    const seen = [taken.map((turn) => turn.reading)];
+    for (const end of ends) {
+      KEEP[end](counts);
+      taken[taken.length - 1].done();
+      await flush();
+      seen.push(taken.map((turn) => turn.reading));
+    }
+
+    expect(seen).toEqual(readings);
+  });
+
+  it('takes the turns of other keys at once, and a walk waits for nothing', async () => {
+    const counts = new SearchCounts();
+    counts.keep('walked', COUNT);
+    await counts.turn('a');
+    const others = await Promise.all([counts.turn('b'), counts.turn('walked'), counts.turn('walked')]);
+
+    expect(others.map((turn) => turn.reading)).toEqual(['count', 'walk', 'walk']);
+  });
+
+  it('a turn done twice ends only its own count', async () => {
+    const counts = new SearchCounts();
+    const first = await counts.turn('k');
+    first.done();
+    await counts.turn('k');
+    first.done();
+    const { taken } = await race(counts, 'k', 1);
+
+    expect(taken).toEqual([]);
   });
 });
