@@ -3,13 +3,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /** Rows of `blog_counts`; each connection adds to the row of its backend pid modulo this. */
 const BLOG_COUNT_SHARDS = 16;
 
-/** SQL: `blogs_count_deleted`, subtracting `deleted` (an expression) from this connection's row of the counter. */
-const countDeleted = (deleted: string): string => `
-  CREATE OR REPLACE FUNCTION "blogs_count_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    UPDATE "blog_counts" SET "n" = "n" - ${deleted} WHERE "shard" = pg_backend_pid() % ${BLOG_COUNT_SHARDS};
-    RETURN NULL;
-  END $$`;
+/** A trigger of the blog counter: its name's end, its event and the sign of the blogs it counts. */
+const COUNTER_TRIGGERS = {
+  inserted: { event: 'INSERT', sign: '+' },
+  deleted: { event: 'DELETE', sign: '-' },
+} as const;
 
 /**
  * The blog counter's delete trigger becomes row-level under a `WHEN`, as the author counter's is: a delete of a draft,
@@ -19,26 +17,45 @@ const countDeleted = (deleted: string): string => `
 export class CountDeletedBlogsByRow1795402300000 implements MigrationInterface {
   name = 'CountDeletedBlogsByRow1795402300000';
 
-  public async up(queryRunner: QueryRunner): Promise<void> {
-    await this.replaceTrigger(queryRunner, '1', `FOR EACH ROW WHEN (OLD."published_at" IS NOT NULL)`);
-  }
-
-  public async down(queryRunner: QueryRunner): Promise<void> {
-    await this.replaceTrigger(
-      queryRunner,
-      `(SELECT count(*) FROM "deleted" WHERE "published_at" IS NOT NULL)`,
-      `REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT`,
+  /**
+   * `blogs_count_<trigger>` anew, writers blocked until the migration commits (so no write is counted by both triggers
+   * or by neither): its function adding or subtracting `blogs` (an SQL expression), its trigger fired as `when` says.
+   */
+  static async replaceCounterTrigger(
+    queryRunner: QueryRunner,
+    trigger: keyof typeof COUNTER_TRIGGERS,
+    blogs: string,
+    when: string,
+  ): Promise<void> {
+    const { event, sign } = COUNTER_TRIGGERS[trigger];
+    await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
+    await queryRunner.query(`DROP TRIGGER "blogs_count_${trigger}" ON "blogs"`);
+    await queryRunner.query(`
+  CREATE OR REPLACE FUNCTION "blogs_count_${trigger}"() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE "blog_counts" SET "n" = "n" ${sign} ${blogs} WHERE "shard" = pg_backend_pid() % ${BLOG_COUNT_SHARDS};
+    RETURN NULL;
+  END $$`);
+    await queryRunner.query(
+      `CREATE TRIGGER "blogs_count_${trigger}" AFTER ${event} ON "blogs" ${when} EXECUTE FUNCTION "blogs_count_${trigger}"()`,
     );
   }
 
-  /** `blogs_count_deleted` anew: its function subtracting `deleted`, its trigger fired `when` says. */
-  private async replaceTrigger(queryRunner: QueryRunner, deleted: string, when: string): Promise<void> {
-    // Blocks writers until the migration commits, so no delete is counted by both triggers or by neither.
-    await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
-    await queryRunner.query(`DROP TRIGGER "blogs_count_deleted" ON "blogs"`);
-    await queryRunner.query(countDeleted(deleted));
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_count_deleted" AFTER DELETE ON "blogs" ${when} EXECUTE FUNCTION "blogs_count_deleted"()`,
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
+      queryRunner,
+      'deleted',
+      '1',
+      `FOR EACH ROW WHEN (OLD."published_at" IS NOT NULL)`,
+    );
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
+      queryRunner,
+      'deleted',
+      `(SELECT count(*) FROM "deleted" WHERE "published_at" IS NOT NULL)`,
+      `REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT`,
     );
   }
 }
