@@ -3,10 +3,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /** Rows of `blog_counts`; each connection adds to the row of its backend pid modulo this. */
 const BLOG_COUNT_SHARDS = 16;
 
-/** A trigger of the blog counter: its name's end, its event and the sign of the blogs it counts. */
+/** A trigger of the blog counter (`blogs_count_<name>`): its event, the sign of its blogs and the row it reads. */
 const COUNTER_TRIGGERS = {
-  inserted: { event: 'INSERT', sign: '+' },
-  deleted: { event: 'DELETE', sign: '-' },
+  inserted: { event: 'INSERT', sign: '+', row: 'NEW' },
+  deleted: { event: 'DELETE', sign: '-', row: 'OLD' },
 } as const;
 
 /**
@@ -19,15 +19,22 @@ export class CountDeletedBlogsByRow1795402300000 implements MigrationInterface {
 
   /**
    * `blogs_count_<trigger>` anew, writers blocked until the migration commits (so no write is counted by both triggers
-   * or by neither): its function adding or subtracting `blogs` (an SQL expression), its trigger fired as `when` says.
+   * or by neither): by `row`, once per blog that is no draft under a `WHEN`; by `statement`, once per statement from
+   * its transition table.
    */
-  static async replaceCounterTrigger(
+  static async countBlogs(
     queryRunner: QueryRunner,
     trigger: keyof typeof COUNTER_TRIGGERS,
-    blogs: string,
-    when: string,
+    by: 'row' | 'statement',
   ): Promise<void> {
-    const { event, sign } = COUNTER_TRIGGERS[trigger];
+    const { event, sign, row } = COUNTER_TRIGGERS[trigger];
+    const [blogs, when] =
+      by === 'row'
+        ? ['1', `FOR EACH ROW WHEN (${row}."published_at" IS NOT NULL)`]
+        : [
+            `(SELECT count(*) FROM "${trigger}" WHERE "published_at" IS NOT NULL)`,
+            `REFERENCING ${row} TABLE AS "${trigger}" FOR EACH STATEMENT`,
+          ];
     await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
     await queryRunner.query(`DROP TRIGGER "blogs_count_${trigger}" ON "blogs"`);
     await queryRunner.query(`
@@ -42,20 +49,10 @@ export class CountDeletedBlogsByRow1795402300000 implements MigrationInterface {
   }
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
-      queryRunner,
-      'deleted',
-      '1',
-      `FOR EACH ROW WHEN (OLD."published_at" IS NOT NULL)`,
-    );
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'deleted', 'row');
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
-      queryRunner,
-      'deleted',
-      `(SELECT count(*) FROM "deleted" WHERE "published_at" IS NOT NULL)`,
-      `REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT`,
-    );
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'deleted', 'statement');
   }
 }

@@ -4,26 +4,16 @@ import { CountDeletedBlogsByRow1795402300000 } from './1795402300000-CountDelete
 /**
  * The blog counter's insert trigger becomes row-level under a `WHEN`, as its delete trigger is: a create of a draft
  * writes no counter row, and no create keeps a transition table (docs/performance.md, "Creates of one title"). A
- * statement inserting many blogs updates the row once per blog.
+ * statement inserting many blogs updates the row once per blog (docs/architecture.md, "The blog counter").
  */
 export class CountInsertedBlogsByRow1795402400000 implements MigrationInterface {
   name = 'CountInsertedBlogsByRow1795402400000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
-      queryRunner,
-      'inserted',
-      '1',
-      `FOR EACH ROW WHEN (NEW."published_at" IS NOT NULL)`,
-    );
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'inserted', 'row');
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await CountDeletedBlogsByRow1795402300000.replaceCounterTrigger(
-      queryRunner,
-      'inserted',
-      `(SELECT count(*) FROM "inserted" WHERE "published_at" IS NOT NULL)`,
-      `REFERENCING NEW TABLE AS "inserted" FOR EACH STATEMENT`,
-    );
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'inserted', 'statement');
   }
 }
