@@ -954,16 +954,18 @@ const SEED_TAGS = `LATERAL (SELECT coalesce(array_agg('tag-' || d.k ORDER BY d.f
 
 /**
  * SQL (CTEs after the seeding's `inserted`), by the insert trigger whose work each does for the inserted blogs in one
- * statement: the tag counter (a release before FoldTagCountShards has shards: shard 0, as its backfill) and the tag
- * index (`blog_tags`). `sharded`: whether `tag_counts` has the column `shard`.
+ * statement: the tag counter (a release before FoldTagCountShards has shards: shard 0, as its backfill), the tag
+ * index (`blog_tags`) and the blog counter (shard 0). `sharded`: whether `tag_counts` has the column `shard`.
  */
-const SEED_TAG_ROWS = {
+const SEED_TRIGGER_ROWS = {
   blogs_count_tags_inserted: (sharded) => `counted AS (INSERT INTO tag_counts (tag_slug, ${sharded ? 'shard, ' : ''}n)
     SELECT s, ${sharded ? '0, ' : ''}count(*) FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s
     WHERE inserted.published_at IS NOT NULL GROUP BY s ORDER BY s
     ON CONFLICT (tag_slug${sharded ? ', shard' : ''}) DO UPDATE SET n = tag_counts.n + EXCLUDED.n)`,
   blogs_index_tags_inserted: () => `indexed AS (INSERT INTO blog_tags (tag_slug, blog_created_at, blog_id)
     SELECT DISTINCT s, inserted.created_at, inserted.id FROM inserted CROSS JOIN LATERAL unnest(inserted.tag_slugs) s)`,
+  blogs_count_inserted: () => `blogs_counted AS (UPDATE blog_counts
+    SET n = n + (SELECT count(*) FROM inserted WHERE inserted.published_at IS NOT NULL) WHERE shard = 0)`,
 };
 
 /**
@@ -984,13 +986,14 @@ async function seed(db, target) {
         `SELECT 1 FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'tag_counts' AND column_name = 'shard'`,
       )
     ).rowCount > 0;
-  // The tag triggers (counter and index) would run once per tagged blog (three times the seeding's time each): off while
-  // a batch is inserted, in its transaction (so no other session sees them off), their rows written by the statement.
+  // The tag triggers (counter and index) would run once per tagged blog (three times the seeding's time each), the blog
+  // counter's once per blog (each finding the row its earlier updates in the batch left: quadratic): off while a batch
+  // is inserted, in its transaction (so no other session sees them off), their rows written by the statement.
   const enabled = tagged
     ? (
         await db.query(
           `SELECT tgname FROM pg_trigger WHERE tgrelid = 'blogs'::regclass AND tgname = ANY($1) AND tgenabled <> 'D'`,
-          [Object.keys(SEED_TAG_ROWS)],
+          [Object.keys(SEED_TRIGGER_ROWS)],
         )
       ).rows.map((row) => row.tgname)
     : [];
@@ -1018,7 +1021,7 @@ async function seed(db, target) {
              FROM generate_series(1, 60) i,
                LATERAL (SELECT ($3::text[])[1 + (hashint4(g * 64 + i) & 2147483647) % cardinality($3::text[])] AS word) w) words
            ${tagged ? `, ${SEED_TAGS}` : ''}
-         RETURNING id${enabled.length > 0 ? ', created_at, published_at, tag_slugs' : ''})${enabled.map((trigger) => `, ${SEED_TAG_ROWS[trigger](sharded)}`).join('')}
+         RETURNING id${enabled.length > 0 ? ', created_at, published_at, tag_slugs' : ''})${enabled.map((trigger) => `, ${SEED_TRIGGER_ROWS[trigger](sharded)}`).join('')}
          SELECT min(id) AS first, max(id) AS last FROM inserted`,
         [count + 1, count + batch, VOCABULARY, ...(tagged ? [TAG_CUMULATIVE.slice(0, -1)] : [])],
       ));

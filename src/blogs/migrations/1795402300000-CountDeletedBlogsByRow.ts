@@ -3,13 +3,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /** Rows of `blog_counts`; each connection adds to the row of its backend pid modulo this. */
 const BLOG_COUNT_SHARDS = 16;
 
-/** SQL: `blogs_count_deleted`, subtracting `deleted` (an expression) from this connection's row of the counter. */
-const countDeleted = (deleted: string): string => `
-  CREATE OR REPLACE FUNCTION "blogs_count_deleted"() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    UPDATE "blog_counts" SET "n" = "n" - ${deleted} WHERE "shard" = pg_backend_pid() % ${BLOG_COUNT_SHARDS};
-    RETURN NULL;
-  END $$`;
+/** A trigger of the blog counter (`blogs_count_<name>`): its event, the sign of its blogs and the row it reads. */
+const COUNTER_TRIGGERS = {
+  inserted: { event: 'INSERT', sign: '+', row: 'NEW' },
+  deleted: { event: 'DELETE', sign: '-', row: 'OLD' },
+} as const;
 
 /**
  * The blog counter's delete trigger becomes row-level under a `WHEN`, as the author counter's is: a delete of a draft,
@@ -19,26 +17,42 @@ const countDeleted = (deleted: string): string => `
 export class CountDeletedBlogsByRow1795402300000 implements MigrationInterface {
   name = 'CountDeletedBlogsByRow1795402300000';
 
+  /**
+   * `blogs_count_<trigger>` anew, writers blocked until the migration commits (so no write is counted by both triggers
+   * or by neither): by `row`, once per blog that is no draft under a `WHEN`; by `statement`, once per statement from
+   * its transition table.
+   */
+  static async countBlogs(
+    queryRunner: QueryRunner,
+    trigger: keyof typeof COUNTER_TRIGGERS,
+    by: 'row' | 'statement',
+  ): Promise<void> {
+    const { event, sign, row } = COUNTER_TRIGGERS[trigger];
+    const [blogs, when] =
+      by === 'row'
+        ? ['1', `FOR EACH ROW WHEN (${row}."published_at" IS NOT NULL)`]
+        : [
+            `(SELECT count(*) FROM "${trigger}" WHERE "published_at" IS NOT NULL)`,
+            `REFERENCING ${row} TABLE AS "${trigger}" FOR EACH STATEMENT`,
+          ];
+    await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
+    await queryRunner.query(`DROP TRIGGER "blogs_count_${trigger}" ON "blogs"`);
+    await queryRunner.query(`
+  CREATE OR REPLACE FUNCTION "blogs_count_${trigger}"() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE "blog_counts" SET "n" = "n" ${sign} ${blogs} WHERE "shard" = pg_backend_pid() % ${BLOG_COUNT_SHARDS};
+    RETURN NULL;
+  END $$`);
+    await queryRunner.query(
+      `CREATE TRIGGER "blogs_count_${trigger}" AFTER ${event} ON "blogs" ${when} EXECUTE FUNCTION "blogs_count_${trigger}"()`,
+    );
+  }
+
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await this.replaceTrigger(queryRunner, '1', `FOR EACH ROW WHEN (OLD."published_at" IS NOT NULL)`);
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'deleted', 'row');
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await this.replaceTrigger(
-      queryRunner,
-      `(SELECT count(*) FROM "deleted" WHERE "published_at" IS NOT NULL)`,
-      `REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT`,
-    );
-  }
-
-  /** `blogs_count_deleted` anew: its function subtracting `deleted`, its trigger fired `when` says. */
-  private async replaceTrigger(queryRunner: QueryRunner, deleted: string, when: string): Promise<void> {
-    // Blocks writers until the migration commits, so no delete is counted by both triggers or by neither.
-    await queryRunner.query(`LOCK TABLE "blogs" IN SHARE ROW EXCLUSIVE MODE`);
-    await queryRunner.query(`DROP TRIGGER "blogs_count_deleted" ON "blogs"`);
-    await queryRunner.query(countDeleted(deleted));
-    await queryRunner.query(
-      `CREATE TRIGGER "blogs_count_deleted" AFTER DELETE ON "blogs" ${when} EXECUTE FUNCTION "blogs_count_deleted"()`,
-    );
+    await CountDeletedBlogsByRow1795402300000.countBlogs(queryRunner, 'deleted', 'statement');
   }
 }
