@@ -1,8 +1,15 @@
--- What each trigger and cascade of a DELETE on blogs costs (docs/performance.md, "What a delete pays"). Deletes, and
--- commits, blogs first .. first + n - 1, one a transaction, each under EXPLAIN ANALYZE; prints the median time of each
--- trigger and of the whole statement. Run on a copy of a database, never on one you keep:
---   psql -d <copy> -v first=1000001 -v n=3000 -f bench/trigger-times.sql
-SELECT set_config('trigger_times.first', :'first', false), set_config('trigger_times.n', :'n', false) \g /dev/null
+-- What each trigger and cascade of a DELETE on blogs costs (docs/performance.md, "What a delete pays"), or with
+-- -v op=insert of an INSERT ("Creates of one title"). Deletes, and commits, blogs first .. first + n - 1 (or inserts n
+-- blogs as the bench's check seeds its deletes: live, no tags, slug `bench-delete-<first + k>`), one a transaction,
+-- each under EXPLAIN ANALYZE; prints the median time of each trigger and of the whole statement. Run on a copy of a
+-- database, never on one you keep:
+--   psql -d <copy> -v first=1000001 -v n=3000 [-v op=insert] -f bench/trigger-times.sql
+\if :{?op}
+\else
+\set op delete
+\endif
+SELECT set_config('trigger_times.first', :'first', false), set_config('trigger_times.n', :'n', false),
+  set_config('trigger_times.op', :'op', false) \g /dev/null
 CREATE TEMP TABLE trigger_times (name text, ms float8);
 DO $$
 DECLARE
@@ -11,7 +18,13 @@ DECLARE
   t json;
 BEGIN
   FOR i IN first .. first + current_setting('trigger_times.n')::int8 - 1 LOOP
-    EXECUTE format('EXPLAIN (ANALYZE, FORMAT JSON) DELETE FROM blogs WHERE id = %s', i) INTO plan;
+    IF current_setting('trigger_times.op') = 'insert' THEN
+      EXECUTE format('EXPLAIN (ANALYZE, FORMAT JSON) INSERT INTO blogs (title, content, author, owner_sub, published_at, slug)
+        VALUES (%L, %L, %L, %L, now(), %L)', 'Bench delete ' || i, 'To be deleted', 'Bench', 'bench', 'bench-delete-' || i)
+        INTO plan;
+    ELSE
+      EXECUTE format('EXPLAIN (ANALYZE, FORMAT JSON) DELETE FROM blogs WHERE id = %s', i) INTO plan;
+    END IF;
     INSERT INTO trigger_times VALUES ('(the statement)', (plan->0->>'Execution Time')::float8);
     FOR t IN SELECT * FROM json_array_elements(plan->0->'Triggers') LOOP
       INSERT INTO trigger_times
