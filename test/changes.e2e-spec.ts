@@ -122,6 +122,17 @@ describe('GET /api/v1/changes (e2e)', () => {
       expect(messagesOf(res).join(' ')).toContain(name);
     });
 
+    it.each([
+      ['limit=ten', 'limit must be an integer in decimal digits, without sign or leading zeros'],
+      ['limit=01', 'limit must be an integer in decimal digits, without sign or leading zeros'],
+      ['limit=0', 'limit must not be less than 1'],
+      ['limit=1001', 'limit must not be greater than 1000'],
+    ])('%s is 400 saying what limit must be, its type first', async (query, message) => {
+      const res = await t.http.get(`${CHANGES}?${query}`).set('Authorization', reader());
+      expectJsonError(res, 400);
+      expect(messagesOf(res)).toEqual([message]);
+    });
+
     it('takes the largest event id and limit 1000', async () => {
       const body = await page('?after=9223372036854775807&limit=1000');
       expect(body).toEqual({ data: [], nextAfter: '9223372036854775807' });

@@ -15,7 +15,8 @@ export interface ItemMessage {
  */
 export function itemMessages(error: ValidationError): ItemMessage[] {
   const constraints = Object.entries(error.constraints ?? {});
-  const { target, value, property } = error;
+  const { target, property } = error;
+  const value: unknown = error.value;
   if (!target || !(Array.isArray(value) || value instanceof Set || value instanceof Map)) {
     return constraints.map(([, message]) => ({ message }));
   }
