@@ -17,10 +17,10 @@ describe('documentation facts', () => {
   });
 });
 
-/** The TypeScript files under src/ whose name ends with `suffix`. */
+/** The TypeScript files under src/ whose name ends with `suffix`, specs left out. */
 const sourcesEndingWith = (suffix: string): string[] =>
   readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith(suffix))
+    .filter((path) => path.endsWith(suffix) && !path.endsWith('.spec.ts'))
     .map((path) => read(join('src', path)));
 
 /** The section of docs/api.md under the heading `## <title>`, up to the next `## `. */
@@ -28,9 +28,14 @@ const apiSection = (title: string): string => read('docs/api.md').split(`\n## ${
 
 describe('docs/api.md names what the modules register', () => {
   // Each module declares its events and its cache keys; the API description lists them for clients.
-  const types = sourcesEndingWith('-events.ts').flatMap((source) =>
-    [...source.matchAll(/_EVENT_TYPES = \[([^\]]*)\]/g)].flatMap(([, list]) => list.match(/[a-z_]+\.[a-z_]+/g) ?? []),
-  );
+  // A provider's types, whether `@EventResource({ types: [...] })` lists them or a `*_EVENT_TYPES = [...]` it names.
+  const types = sourcesEndingWith('.ts')
+    .filter((source) => source.includes('@EventResource('))
+    .flatMap((source) =>
+      [...source.matchAll(/(?:_EVENT_TYPES = |\btypes: )\[([^\]]*)\]/g)].flatMap(
+        ([, list]) => list.match(/[a-z_]+\.[a-z_]+/g) ?? [],
+      ),
+    );
   const keys = sourcesEndingWith('-surrogate-keys.ts').flatMap((source) => [
     ...[...source.matchAll(/`([a-z][a-z-]*)-\$\{/g)].map(([, prefix]) => `\`${prefix}-<`),
     ...[...source.matchAll(/_KEY = '([a-z-]+)'/g)].map(([, key]) => `\`${key}\``),
