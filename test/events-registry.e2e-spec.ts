@@ -105,8 +105,9 @@ describe('a module with events of its own (e2e)', () => {
     expectJsonError(refused, 400);
     // Every registered type, by resource name (other modules of the app may register theirs between).
     const [message] = messagesOf(refused);
-    const types = message.replace('each value in events must be one of ', '').split(', ');
-    expect(messagesOf(refused)).toEqual([`each value in events must be one of ${types.join(', ')}`]);
+    const types = message.replace('events[0] must be one of ', '').split(', ');
+    expect(messagesOf(refused)).toEqual([`events[0] must be one of ${types.join(', ')}`]);
+    expect((refused.body as { errors: unknown }).errors).toEqual([{ detail: message, pointer: '/events/0' }]);
     expect(types).toEqual([...types].sort((a, b) => a.split('.')[0].localeCompare(b.split('.')[0])));
     expect(types).toEqual(
       expect.arrayContaining(['blog.created', 'blog.updated', 'blog.deleted', 'blog.published', ...NOTE_TYPES]),

@@ -38,11 +38,16 @@ describe('WebhooksService.register', () => {
   });
 
   it('refuses an unknown type with 400 listing the registered ones, before resolving the URL, storing nothing', async () => {
-    const refused = service.register('https://example.com/', ['blog.created', 'comment.read']);
+    const refused = service.register('https://example.com/', ['comment.read', 'blog.created', 'note.created']);
+    const rule = 'must be one of blog.created, comment.created, comment.deleted';
 
     await expect(refused).rejects.toBeInstanceOf(BadRequestException);
     await expect(refused).rejects.toMatchObject({
-      response: { message: ['each value in events must be one of blog.created, comment.created, comment.deleted'] },
+      response: { message: [`events[0] ${rule}`, `events[2] ${rule}`] },
+      errors: [
+        { detail: `events[0] ${rule}`, pointer: '/events/0' },
+        { detail: `events[2] ${rule}`, pointer: '/events/2' },
+      ],
     });
     expect(addresses.refusal).not.toHaveBeenCalled();
     expect(webhooks.create).not.toHaveBeenCalled();

@@ -22,15 +22,17 @@ export class WebhooksService {
 
   /**
    * Registers `url` for `events` with a new secret, for the events committed from now on.
-   * @throws BadRequestException when a type of `events` is not registered, or `url` may not receive webhooks
+   * @throws BadRequestException when a type of `events` is not registered (one error per item, `/events/<i>`), or `url` may not receive webhooks
    * (scheme, host, or an address it resolves to).
    */
   async register(url: string, events: readonly EventType[]): Promise<Webhook> {
-    if (!events.every((type) => this.registry.has(type))) {
-      throw ValidationProblemException.body(
-        '/events',
-        `each value in events must be one of ${this.registry.types().join(', ')}`,
-        true,
+    const unknown = events.flatMap((type, index) => (this.registry.has(type) ? [] : [index]));
+    if (unknown.length > 0) {
+      const rule = `must be one of ${this.registry.types().join(', ')}`;
+      const errors = unknown.map((index) => ({ detail: `events[${index}] ${rule}`, pointer: `/events/${index}` }));
+      throw new ValidationProblemException(
+        errors.map(({ detail }) => detail),
+        errors,
       );
     }
     const refusal = await this.addresses.refusal(url);
