@@ -487,7 +487,11 @@ describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () 
   });
 
   it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
-    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', DATA_DIR: scratchDir() }, 60_000);
+    const exit = await runNpmScript(
+      'migration:show',
+      { NODE_ENV: 'production', DATA_DIR: scratchDir() },
+      patience(30_000),
+    );
 
     expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
       code: 0,
