@@ -71,22 +71,29 @@ describe('blogs: a search past the cap keeps its count while writes leave room (
   };
 
   /**
-   * `n` sessions of their own whose backend pids differ modulo the counters' 16 shards: a delete left open in one holds
-   * the counter rows (blogs, authors, sitemap blocks) another's delete adds to, and that one would wait for its commit.
+   * `n` sessions of their own, straight to PostgreSQL (past PgBouncer), whose backend pids differ modulo the counters'
+   * 16 shards: a delete left open in one holds the counter rows (blogs, authors, sitemap blocks) another's delete adds
+   * to, and that one would wait for its commit.
    */
   const writersOfDistinctShards = async (n: number): Promise<Client[]> => {
-    const url = (t.database.env as { DATABASE_URL: string }).DATABASE_URL;
+    const env = t.database.env as { DATABASE_URL: string; DATABASE_MIGRATION_URL?: string };
     const writers = new Map<number, Client>();
     const others: Client[] = [];
-    while (writers.size < n) {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      const { rows } = await client.query<{ shard: number }>('SELECT pg_backend_pid() % 16 AS shard');
-      if (writers.has(rows[0].shard)) others.push(client);
-      else writers.set(rows[0].shard, client);
+    try {
+      while (writers.size < n) {
+        const client = new Client({ connectionString: env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL });
+        others.push(client);
+        await client.connect();
+        const { rows } = await client.query<{ shard: number }>('SELECT pg_backend_pid() % 16 AS shard');
+        if (!writers.has(rows[0].shard)) writers.set(rows[0].shard, others.pop() as Client);
+      }
+      return [...writers.values()];
+    } catch (error) {
+      await Promise.all([...writers.values()].map((client) => client.end()));
+      throw error;
+    } finally {
+      await Promise.all(others.map((client) => client.end().catch(() => undefined)));
     }
-    await Promise.all(others.map((client) => client.end()));
-    return [...writers.values()];
   };
 
   it('counts, counts deep, then answers "gte" without counting for up to its room of writes; exact after more', async () => {
