@@ -4,12 +4,11 @@
 //
 // Job: { url, scenario, connections, duration, token, ids: [min, max], updateIds: number[],
 //        deepOffset, largeOffset: number, listAuthor, commonWord, rareWord: string, deepCursor: string,
-//        deleteIds: [first, last], stormReadConnections, stormReadRate: number,
+//        deleteIds: [first, last], overallRate?: number (req/s in all, else as fast as answered),
 //        commentBlog: number, commentCursor: string, revisionBlog: number,
 //        amount?: number (that many requests on one connection instead of `duration`: a probe) }
 // list-tag draws its tag per request from bench/tags.mjs's Zipf weights; read-slug reads `blog-<id>`, ids as read-one's.
-// search-storm runs two loads at once, search-common on `connections` and read-one on
-// `stormReadConnections` at `stormReadRate` req/s in all; the read-one figures are under `companion`.
+// search-storm runs search-common on `connections`; bench.mjs runs its read-one load beside it in a process of its own.
 // cache-churn's reads (through the cache; bench/churn.mjs writes meanwhile): 45 % read-one, 45 % a blog of `updateIds`
 // (the ones written), 10 % list-first. `generatorCpuMs`: this process's CPU time during the load, to tell when the generator is the limit.
 import autocannon from 'autocannon';
@@ -160,15 +159,11 @@ async function load(pick, connections, extra = {}) {
 let figures;
 const cpuStart = process.cpuUsage();
 if (scenario === 'search-storm') {
-  const [search, readOne] = await Promise.all([
-    // Expensive searches queue in the service's slow lane for longer than autocannon's default 10 s timeout.
-    load(requests['search-common'], job.connections, { timeout: 60 }),
-    load(requests['read-one'], job.stormReadConnections, { overallRate: job.stormReadRate }),
-  ]);
-  figures = { ...search, companion: readOne };
+  // Expensive searches queue in the service's slow lane for longer than autocannon's default 10 s timeout.
+  figures = await load(requests['search-common'], job.connections, { timeout: 60 });
 } else {
   if (!requests[scenario]) throw new Error(`unknown scenario ${scenario}`);
-  figures = await load(requests[scenario], job.connections);
+  figures = await load(requests[scenario], job.connections, job.overallRate ? { overallRate: job.overallRate } : {});
 }
 const cpu = process.cpuUsage(cpuStart);
 process.stdout.write(`${JSON.stringify({ ...figures, generatorCpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
