@@ -156,6 +156,17 @@ export async function countBlogs(t: TestApp): Promise<number> {
   return Number(rows[0].n);
 }
 
+/**
+ * What any write to `blogs` changes, read from the rows' headers without their contents: the row count, the last id
+ * and the newest row version (`xmin`: an insert or update writes a row version of its own transaction).
+ */
+export async function blogsFingerprint(t: TestApp): Promise<string> {
+  const [row]: unknown[] = await t.dataSource.query(
+    'SELECT count(*) AS n, max(id) AS last, max(xmin::text::int8) AS newest FROM blogs',
+  );
+  return JSON.stringify(row);
+}
+
 /** The stored row of blog `id`, timestamps as ISO strings; undefined when absent. */
 export async function storedBlog(t: TestApp, id: number): Promise<StoredBlog | undefined> {
   const rows: Record<string, unknown>[] = await t.dataSource.query(
