@@ -95,4 +95,34 @@ describe('BlogsRepository and errors of its writes', () => {
     expect(await list()).toMatchObject({ total: 9_999, totalRelation: 'eq' });
     expect(run()).toEqual(['10001', '10001', '20001', '20001', 'walk', 'walk']);
   });
+
+  it.each([
+    ['walks once in the slow lane', [], ['slow'], { total: 10_000 }],
+    ['walks again in the long lane past the statement_timeout', ['57014'], ['slow', 'long'], { total: 10_000 }],
+    ['walks again in the long lane past the read timeout', ['Query read timeout'], ['slow', 'long'], { total: 10_000 }],
+    ['passes another error on', ['53300'], ['slow'], undefined],
+    ['passes a timeout in the long lane on', ['57014', '57014'], ['slow', 'long'], undefined],
+  ])('a search past the cap %s', async (_name, failures: string[], lanes: string[], answer) => {
+    const search = { filters: { q: 'word' }, sort: '-createdAt', limit: 1, offset: 0, withContent: false } as const;
+    const list = () => repository.findList({ ...search, status: 'published', now: new Date(0) });
+    onReplica.mockResolvedValueOnce({ rows: [{ total: 10_001, id: null }] });
+    onReplicaAfter.mockResolvedValue({
+      first: { rows: [{ position: '100', margin: '132' }] },
+      then: { rows: [{ total: 20_001, id: null }] },
+    });
+    await list();
+    await list();
+    onReplica.mockReset();
+    for (const failure of failures)
+      onReplica.mockRejectedValueOnce(
+        Object.assign(new Error(failure === 'Query read timeout' ? failure : 'no'), {
+          code: /^\d/.test(failure) ? failure : undefined,
+        }),
+      );
+    onReplica.mockResolvedValue({ rows: [{ position: '101', id: null }] });
+
+    const listed = list();
+    await (answer === undefined ? expect(listed).rejects.toThrow() : expect(listed).resolves.toMatchObject(answer));
+    expect(onReplica.mock.calls.map(([, , lane]: unknown[]) => lane)).toEqual(lanes);
+  });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { OwnedWriteCondition, writableSql, writableValues } from '../common/http/conditional-write';
 import { SLUG_MAX_LENGTH } from '../common/text/slug';
-import { isUniqueViolation } from '../database/database-errors';
+import { isStatementTimeout, isUniqueViolation } from '../database/database-errors';
 import { Row, rowMapper } from '../database/entity-rows';
 import { PreparedStatement, StatementRunner } from '../database/statement-runner';
 import { BlogFilters, BlogListPosition, BlogSort, SEARCH_TOTAL_CAP, SearchCount } from './blog-list';
@@ -285,8 +285,7 @@ export class BlogsRepository {
       const turn = await this.searchCounts.turn(key);
       try {
         if (turn.reading !== 'walk') return await this.countedList(query, turn.reading, client, key);
-        const walk = blogListStatement(query, 'walk');
-        const { rows } = await this.sql.onReplica<Row>(walk.statement, walk.values, walk.lane, client);
+        const rows = await this.walk(query, client);
         if (this.searchCounts.holds(key, Number(rows[0].position))) {
           const { items, more } = pageOfRows(rows, query.limit, (row) => this.toEntity(row));
           return { items: await this.withTagNames(items), total: SEARCH_TOTAL_CAP, totalRelation: 'gte', more };
@@ -294,6 +293,20 @@ export class BlogsRepository {
       } finally {
         turn.done();
       }
+    }
+  }
+
+  /**
+   * The page walk of a search past the cap ({@link findList}): one statement in the slow lane under the pool's
+   * `statement_timeout`; one that runs out of it walks again in the long lane, under the lane's.
+   */
+  private async walk(query: BlogListQuery, client?: string): Promise<Row[]> {
+    const { statement, values } = blogListStatement(query, 'walk');
+    try {
+      return (await this.sql.onReplica<Row>(statement, values, 'slow', client)).rows;
+    } catch (error) {
+      if (!isStatementTimeout(error)) throw error;
+      return (await this.sql.onReplica<Row>(statement, values, 'long', client)).rows;
     }
   }
 

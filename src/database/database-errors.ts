@@ -64,6 +64,12 @@ export function mapTransactionRollback(exception: unknown): ServiceUnavailableEx
     : undefined;
 }
 
+/** True when `error` is a statement that ran out of time: PostgreSQL's `statement_timeout` (57014) or the driver's read timeout. */
+export function isStatementTimeout(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as ErrorLike;
+  return code === '57014' || (typeof message === 'string' && message.includes('Query read timeout'));
+}
+
 /** True when `error` is PostgreSQL's deadlock (SQLSTATE 40P01): its transaction was rolled back and may be run again. */
 export function isDeadlock(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '40P01';

@@ -12,7 +12,7 @@ import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { databaseConfig } from '../config/database.config';
-import { isDatabaseUnavailableError } from './database-errors';
+import { isDatabaseUnavailableError, isStatementTimeout } from './database-errors';
 import { Connection, lease, onConnection, Release } from './pooled-connection';
 
 /** How a replica stands, as `/health/ready` shows it: whether it answers, its replay lag (ms) and whether it serves reads. */
@@ -46,8 +46,6 @@ const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::t
 
 /** A standby cancelled the statement for a conflict with recovery: the primary answers it. */
 const RECOVERY_CONFLICT = '40001';
-/** Timeouts are not retried on the primary: the statement may be what is slow. */
-const TIMEOUT = /^57014 |Query read timeout/;
 
 type DriverPool = (options: PostgresDriver['options'], credentials: { url: string }) => Promise<Pool>;
 
@@ -176,9 +174,9 @@ export class ReadReplicas implements OnApplicationBootstrap, OnModuleDestroy, On
 
   /** Whether the replica, not the statement, failed `work`: then the primary runs it. */
   private isReplicaFault(replica: Replica, error: unknown): boolean {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === RECOVERY_CONFLICT) return true;
-    if (TIMEOUT.test(`${String(code)} ${String(message)}`) || !isDatabaseUnavailableError(error)) return false;
+    if ((error as { code?: unknown }).code === RECOVERY_CONFLICT) return true;
+    // Timeouts are not retried on the primary: the statement may be what is slow.
+    if (isStatementTimeout(error) || !isDatabaseUnavailableError(error)) return false;
     this.markDown(replica, error);
     return true;
   }
