@@ -23,7 +23,7 @@ const TABLES = [
 ];
 
 /** SQL: `changed` of a revision that has none before it. */
-const ALL = `ARRAY[${KEPT.map(([name]) => `'${name}'`).join(', ')}]`;
+export const ALL = `ARRAY[${KEPT.map(([name]) => `'${name}'`).join(', ')}]`;
 
 /** SQL: the names of the properties whose columns differ between the row `before` and `NEW`. */
 const changedSince = (before: string): string =>
