@@ -138,7 +138,7 @@ describe('blogListStatement', () => {
     expect(walk.statement.text).toContain(
       `FROM "blogs" WHERE "author" = $1 AND ts_match_vq("search_vector", (SELECT websearch_to_tsquery('simple', $2)))`,
     );
-    expect(walk.lane).toBe('long');
+    expect(walk.lane).toBe('slow');
     expect(walk.values).toEqual(blogListStatement(shape).values);
   });
 

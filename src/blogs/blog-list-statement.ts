@@ -33,8 +33,9 @@ export const liveAuthorTotalSql = (author: string, now: string): string =>
       WHERE (SELECT b."author" FROM "blogs" b WHERE b."id" = s."id") = ${author}))::int8`;
 
 /**
- * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches,
- * `long` for a search (one common word can match a tenth of all blogs).
+ * A list statement, the values of its parameters, and its lane: `slow` when its total is counted over its matches
+ * and for a search's walk (which runs again in `long` when it runs out of `slow`'s time), `long` for a search that
+ * counts (one common word can match a tenth of all blogs).
  */
 interface BoundStatement {
   readonly statement: PreparedStatement;
@@ -176,7 +177,7 @@ export function blogListStatement(shape: BlogListQuery, total: SearchTotal = 'co
     shape.owner !== undefined;
   // One tag's page in another order than creation sorts or walks the tag's blogs: no index bounds it.
   const sorted = given.includes('tag') && !readsTagIndex(shape, sortOrder(shape.sort).field);
-  const lane = shape.filters.q !== undefined ? 'long' : counted || sorted ? 'slow' : 'fast';
+  const lane = search === 'walk' ? 'slow' : given.includes('q') ? 'long' : counted || sorted ? 'slow' : 'fast';
   return { statement: entry.statement, values: entry.bindings.map((binding) => binding(shape)), lane };
 }
 

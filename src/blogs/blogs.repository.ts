@@ -301,9 +301,9 @@ export class BlogsRepository {
    * `statement_timeout`; one that runs out of it walks again in the long lane, under the lane's.
    */
   private async walk(query: BlogListQuery, client?: string): Promise<Row[]> {
-    const { statement, values } = blogListStatement(query, 'walk');
+    const { statement, values, lane } = blogListStatement(query, 'walk');
     try {
-      return (await this.sql.onReplica<Row>(statement, values, 'slow', client)).rows;
+      return (await this.sql.onReplica<Row>(statement, values, lane, client)).rows;
     } catch (error) {
       if (!isStatementTimeout(error)) throw error;
       return (await this.sql.onReplica<Row>(statement, values, 'long', client)).rows;
