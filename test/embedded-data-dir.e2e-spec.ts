@@ -14,7 +14,7 @@ jest.setTimeout(patience(120_000));
 // The embedded database is single-process: a second process on the same DATA_DIR (a second
 // service, or the migration CLI) would overwrite the first one's writes. It must be refused at
 // start-up with one line, and the directory must be free again once the holder has closed.
-// Runs in both CI modes: it always uses an embedded database of its own.
+// It always uses an embedded database of its own, whatever the run's engine (ENGINE_FREE_SPECS: CI runs it once).
 
 const ROOT = resolve(__dirname, '..');
 const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });

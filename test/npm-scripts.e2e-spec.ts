@@ -13,6 +13,7 @@ import {
   scratchDir,
 } from './support/service-process';
 import { patience } from './support/patience';
+import { useTestDatabases } from './support/test-database';
 
 // The package scripts a user runs, as real processes in a scratch copy of the repository (the real
 // package.json, nest-cli.json, tsconfigs, scripts/ and src/, a build of its own, node_modules linked): a
@@ -95,6 +96,9 @@ beforeAll(async () => {
   expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
 });
 
+// The servers start on a migrated database of the run's engine (no initdb, no migrations at start-up).
+const databases = useTestDatabases();
+
 afterAll(() => {
   for (const child of children) killGroup(child, 'SIGKILL');
   cleanUpServiceProcesses();
@@ -140,7 +144,8 @@ describe('a signal to the npm process of a start script stops the server (no orp
     'npm run %s, then %s to npm alone: npm exits, the port is free, no process of the group is left',
     async (script, signal) => {
       const port = await freePort();
-      const npm = npmRun(app, script, [], { PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+      const { env } = await databases.create();
+      const npm = npmRun(app, script, [], { PORT: String(port), JWT_SECRET: SECRET, ...env });
       // 'exit', not 'close': a server left behind would hold npm's stdout open.
       const exited = new Promise((done) => npm.on('exit', done));
       try {

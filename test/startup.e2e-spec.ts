@@ -4,14 +4,9 @@ import { request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { verify } from 'jsonwebtoken';
-import {
-  childEnvironment,
-  cleanUpServiceProcesses,
-  killGroup,
-  scratchBuildArguments,
-  scratchDir,
-} from './support/service-process';
+import { childEnvironment, cleanUpServiceProcesses, copyBuild, killGroup, scratchDir } from './support/service-process';
 import { patience } from './support/patience';
+import { useTestDatabases } from './support/test-database';
 
 // Configuration: a bad value stops start-up with one clear line naming the
 // variable; JWT_SECRET is required in production. And the token command shipped for development
@@ -83,21 +78,16 @@ function run(
 }
 
 // A scratch copy of what `npm run build` makes, so the file neither needs nor disturbs ./dist (and no `.env` is near):
-// `dist/` compiled with the build's tsconfig (what `nest build` runs), the real package.json (its `start:prod` script is
+// `dist/` compiled with the build's tsconfig (what `nest build` runs; copyBuild), the real package.json (its `start:prod` script is
 // under test) and node_modules.
 let app: string;
 
 beforeAll(async () => {
   app = scratchDir();
-  const build = await run(process.execPath, scratchBuildArguments(join(app, 'dist')), {
-    cwd: ROOT,
-    env: childEnvironment({}),
-    timeoutMs: patience(60_000),
-  });
-  expect({ code: build.code, output: build.stdout + build.stderr }).toEqual({ code: 0, output: '' });
+  await copyBuild(join(app, 'dist'));
   copyFileSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
-});
+}, patience(300_000)); // another file's build may be under way
 
 /** `node dist/main.js` of the scratch build, from a scratch directory, with exactly `vars` configured. */
 function startService(vars: Record<string, string | undefined>): ChildProcess {
@@ -209,6 +199,10 @@ afterAll(() => {
   for (const child of children) killGroup(child, 'SIGKILL');
   cleanUpServiceProcesses();
 });
+
+// The services that start use a migrated database of the run's engine; `npm run migration:show` below starts on a
+// fresh embedded one.
+const databases = useTestDatabases();
 
 describe('start-up with a bad configuration', () => {
   /** A configuration the service accepts; each case spoils one variable. */
@@ -330,7 +324,8 @@ describe('start-up with a bad configuration', () => {
     'development, HOST $label: listens on $serves only, logs that address and a token without the admin scope',
     async ({ host, serves, refuses }) => {
       const port = await freePort();
-      const child = startService({ NODE_ENV: 'development', HOST: host, PORT: String(port), DATA_DIR: scratchDir() });
+      const { env } = await databases.create();
+      const child = startService({ NODE_ENV: 'development', HOST: host, PORT: String(port), ...env });
       const output = collectOutput(child);
       try {
         let live: number | undefined;
@@ -368,7 +363,8 @@ describe('start-up with a bad configuration', () => {
 
   it('a valid configuration starts (control case): the service serves /health/live and accepts a token from `npm run token`', async () => {
     const port = await freePort();
-    const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() });
+    const { env } = await databases.create();
+    const child = startService({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, ...env });
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
@@ -418,8 +414,8 @@ describe('npm run start:prod (the built service, production mode)', () => {
 
   it('with JWT_SECRET it starts and serves /health/live (control case: the script runs the build); its logs are JSON lines, one per request', async () => {
     const port = await freePort();
-    const dataDir = scratchDir();
-    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: dataDir });
+    const { env, kind } = await databases.create();
+    const child = startProd({ PORT: String(port), JWT_SECRET: SECRET, ...env });
     const output = collectOutput(child);
     try {
       const live = await waitUntilLive(child, port);
@@ -439,7 +435,7 @@ describe('npm run start:prod (the built service, production mode)', () => {
       expect(records).toContainEqual(
         expect.objectContaining({
           context: 'Bootstrap',
-          msg: `Listening on http://127.0.0.1:${port} (embedded PGlite in ${dataDir})`,
+          msg: `Listening on http://127.0.0.1:${port} (${kind === 'postgres' ? 'PostgreSQL' : `embedded PGlite in ${env.DATA_DIR}`})`,
         }),
       );
       expect(records).toContainEqual(
@@ -461,7 +457,12 @@ describe('npm start, stopped as the README says (`npm start &`, then `kill $!`)'
     const port = await freePort();
     const child = start('npm', ['start'], {
       cwd: ROOT,
-      env: childEnvironment({ NODE_ENV: 'test', PORT: String(port), JWT_SECRET: SECRET, DATA_DIR: scratchDir() }),
+      env: childEnvironment({
+        NODE_ENV: 'test',
+        PORT: String(port),
+        JWT_SECRET: SECRET,
+        ...(await databases.create()).env,
+      }),
     });
     const output = collectOutput(child);
     const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));

@@ -108,11 +108,14 @@ describe('Swagger UI', () => {
   let page: Page;
   /** Console errors (CSP violations among them), page errors and failed requests. */
   const problems: string[] = [];
+  /** The block tryOut expanded, collapsed again after its test: the page then re-renders one block a click, not all. */
+  let expanded: Locator | undefined;
 
   /** The operation's block, expanded and in "Try it out" mode. */
   async function tryOut(operationId: string): Promise<Locator> {
     const op = page.locator(`#operations-${operation(operationId).tags[0]}-${operationId}`);
     await op.locator('.opblock-summary').first().click();
+    expanded = op;
     await op.locator('.try-out__btn').click();
     return op;
   }
@@ -154,6 +157,11 @@ describe('Swagger UI', () => {
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     await page.goto(`http://${address}:${port}/api/docs`);
+  });
+
+  afterEach(async () => {
+    await expanded?.locator('.opblock-summary').first().click();
+    expanded = undefined;
   });
 
   afterAll(async () => {

@@ -4,15 +4,15 @@ import type { ThrowawayPgBouncer } from './pgbouncer';
 import type { ReplicatedCluster } from './replicated-postgres';
 import { adminQuery, E2E_ENV } from './test-database';
 
-// Removes the embedded run's migrated template; drops every database of this run that a crashed test file may have
-// left behind, and stops the run's PgBouncer (TEST_VIA_PGBOUNCER=1); with TEST_WITH_REPLICA=1, removes the run's
+// Removes the embedded run's templates; drops every database of this run that a crashed test file may have
+// left behind, and stops the run's PgBouncers (TEST_VIA_PGBOUNCER=1); with TEST_WITH_REPLICA=1, removes the run's
 // primary and replica, its databases with them.
 export default async function globalTeardown(): Promise<void> {
-  const template = process.env[E2E_ENV.embeddedTemplate];
-  if (template) rmSync(template, { recursive: true, force: true });
+  for (const template of [E2E_ENV.embeddedTemplate, E2E_ENV.embeddedEmptyTemplate].map((key) => process.env[key]))
+    if (template) rmSync(template, { recursive: true, force: true });
   const globals = globalThis as Record<symbol, unknown>;
-  const bouncer = globals[RUN_PGBOUNCER] as ThrowawayPgBouncer | undefined;
-  await bouncer?.stop();
+  const bouncers = (globals[RUN_PGBOUNCER] as ThrowawayPgBouncer[] | undefined) ?? [];
+  for (const bouncer of bouncers) await bouncer.stop();
   const cluster = globals[RUN_REPLICATED_CLUSTER] as ReplicatedCluster | undefined;
   if (cluster !== undefined) return cluster.destroy();
   const serverUrl = process.env[E2E_ENV.serverUrl];

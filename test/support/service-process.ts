@@ -1,14 +1,26 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { lock } from 'proper-lockfile';
 import { environmentVariableNames } from './environment-variables';
 import { patience } from './patience';
 
-// The built service as a real process: compiled once per test file into a scratch directory (what
-// `npm run build` makes, without touching ./dist), started with `node dist/main.js` and an exact
+// The built service as a real process: compiled once per state of src/ (what `npm run build` makes, without touching
+// ./dist) and copied into a scratch directory per test file, started with `node dist/main.js` and an exact
 // environment, spoken to over real HTTP, and sent real signals.
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -66,24 +78,81 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Where {@link sharedBuild} keeps its builds, one a state of the sources. */
+const BUILDS = join(tmpdir(), 'blog-service-e2e-builds');
+
+/** A hash of what tsc's output depends on: src/, the two tsconfigs and package-lock.json (the types it compiles against). */
+function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(ROOT, join(entry.parentPath, entry.name))),
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'package-lock.json',
+  ].sort();
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(ROOT, file)))
+      .update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
 /**
- * Compiles the service with the build's tsconfig (what `nest build` runs) into a scratch
- * directory beside links to the repository's node_modules and package.json (whose `engines` the service reads).
+ * The service compiled with the build's tsconfig (what `nest build` runs) once for every spec file and jest run on
+ * this machine while src/ stays the same: the first caller compiles it under a lock, the others wait and reuse it.
+ * @returns the build's directory (what `dist/` holds), which callers copy and never change.
+ * @throws when tsc fails, with its output.
+ */
+async function sharedBuild(): Promise<string> {
+  const dir = join(BUILDS, sourcesHash());
+  if (existsSync(join(dir, 'main.js'))) return dir;
+  mkdirSync(BUILDS, { recursive: true });
+  const release = await lock(dir, {
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: Math.ceil(patience(300_000) / 1_000), minTimeout: 1_000, maxTimeout: 1_000 },
+  });
+  try {
+    if (existsSync(join(dir, 'main.js'))) return dir;
+    const partial = `${dir}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    const child = spawn(process.execPath, scratchBuildArguments(partial), {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    if (code !== 0) throw new Error(`tsc failed (${code}): ${output}`);
+    renameSync(partial, dir);
+    return dir;
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * A copy of the service's build (as `npm run build` makes it, from {@link sharedBuild}) at `outDir`.
+ * @throws when tsc fails, with its output.
+ */
+export async function copyBuild(outDir: string): Promise<void> {
+  cpSync(await sharedBuild(), outDir, { recursive: true });
+}
+
+/**
+ * The service's build ({@link copyBuild}) in a scratch directory beside links to the repository's node_modules and
+ * package.json (whose `engines` the service reads).
  *
  * @returns the path of the compiled `main.js`.
  */
 export async function buildService(): Promise<string> {
   const app = scratchDir();
   const outDir = join(app, 'dist');
-  const child = spawn(process.execPath, scratchBuildArguments(outDir), {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0) throw new Error(`tsc failed (${code}): ${output}`);
+  await copyBuild(outDir);
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
   symlinkSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   return join(outDir, 'main.js');
@@ -97,7 +166,7 @@ export function useBuiltService(): { readonly mainJs: string } {
   let mainJs: string | undefined;
   beforeAll(async () => {
     mainJs = await buildService();
-  }, patience(120_000));
+  }, patience(300_000)); // another file's build may be under way
   afterAll(() => cleanUpServiceProcesses());
   return {
     get mainJs(): string {

@@ -18,6 +18,8 @@ export const E2E_ENV = {
   readServerUrls: 'E2E_READ_SERVER_URLS',
   /** An embedded data directory with every migration applied, which each embedded test database starts as a copy of. */
   embeddedTemplate: 'E2E_EMBEDDED_TEMPLATE',
+  /** An embedded data directory initialised (`initdb`) with no migration, which each empty one starts as a copy of. */
+  embeddedEmptyTemplate: 'E2E_EMBEDDED_EMPTY_TEMPLATE',
   /** A database on the run's server with every migration applied, which each test database is created from. */
   serverTemplate: 'E2E_SERVER_TEMPLATE',
 } as const;
@@ -60,7 +62,8 @@ export function withDatabase(url: string, database: string): string {
 /**
  * A fresh database for one test file: a new database on the run's PostgreSQL server made from the run's migrated one
  * ({@link createServerTemplate}), or a new embedded data directory when the run has no server: a copy of the run's
- * migrated one ({@link createEmbeddedTemplate}); with `empty`, either starts empty and the app migrates it. When the run
+ * migrated one ({@link createEmbeddedTemplates}); with `empty`, either starts empty (embedded: a copy of the run's
+ * initialised one) and the app migrates it. When the run
  * goes through PgBouncer, the app reaches the database through it, set up as docs/operations.md says; when it has
  * replicas, the app reads from them (replication is synchronous there: they have the database once it is created).
  */
@@ -68,8 +71,8 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
   const serverUrl = process.env[E2E_ENV.serverUrl];
   if (!serverUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'blog-e2e-'));
-    const template = process.env[E2E_ENV.embeddedTemplate];
-    if (!empty && template) cpSync(template, dataDir, { recursive: true });
+    const template = process.env[empty ? E2E_ENV.embeddedEmptyTemplate : E2E_ENV.embeddedTemplate];
+    if (template) cpSync(template, dataDir, { recursive: true });
     return {
       kind: 'embedded',
       env: { DATA_DIR: dataDir },
@@ -106,6 +109,25 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
   };
 }
 
+/**
+ * For a spec whose spawned services need a database but are not about a fresh one: `create()` makes one
+ * ({@link createTestDatabase}: the run's engine, migrated, so a start-up neither runs initdb nor migrates); `afterAll`
+ * drops them all.
+ */
+export function useTestDatabases(): { create(): Promise<TestDatabase> } {
+  const made: TestDatabase[] = [];
+  afterAll(async () => {
+    for (const database of made.splice(0)) await database.drop();
+  });
+  return {
+    async create() {
+      const database = await createTestDatabase();
+      made.push(database);
+      return database;
+    },
+  };
+}
+
 /** Runs one statement on the server's `postgres` database. */
 export async function adminQuery(serverUrl: string, sql: string): Promise<{ rows: Record<string, unknown>[] }> {
   const client = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
@@ -117,17 +139,26 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<{ rows
   }
 }
 
-/** An embedded data directory with every migration applied, for {@link createTestDatabase} to copy; the caller removes it. */
-export async function createEmbeddedTemplate(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'blog-e2e-template-'));
-  const dataSource = new DataSource(buildDataSourceOptions({ url: undefined, dataDir }));
-  await dataSource.initialize();
-  try {
-    await dataSource.runMigrations();
-  } finally {
-    await dataSource.destroy();
-  }
-  return dataDir;
+/**
+ * Embedded data directories for {@link createTestDatabase} to copy, made once per run: `empty` initialised (PGlite's
+ * `initdb`, seconds) with no migration, `migrated` a copy of it with every migration applied; the caller removes them.
+ */
+export async function createEmbeddedTemplates(): Promise<{ empty: string; migrated: string }> {
+  const open = async (dataDir: string, migrate: boolean): Promise<void> => {
+    const dataSource = new DataSource(buildDataSourceOptions({ url: undefined, dataDir }));
+    await dataSource.initialize();
+    try {
+      if (migrate) await dataSource.runMigrations();
+    } finally {
+      await dataSource.destroy();
+    }
+  };
+  const empty = mkdtempSync(join(tmpdir(), 'blog-e2e-template-empty-'));
+  await open(empty, false);
+  const migrated = mkdtempSync(join(tmpdir(), 'blog-e2e-template-'));
+  cpSync(empty, migrated, { recursive: true });
+  await open(migrated, true);
+  return { empty, migrated };
 }
 
 /**
