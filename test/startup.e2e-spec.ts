@@ -200,8 +200,7 @@ afterAll(() => {
   cleanUpServiceProcesses();
 });
 
-// The services that start use a migrated database of the run's engine; `npm run migration:show` below starts on a
-// fresh embedded one.
+// The services that start, and `npm run migration:show`, use a migrated database of the run's engine.
 const databases = useTestDatabases();
 
 describe('start-up with a bad configuration', () => {
@@ -487,19 +486,16 @@ describe('the TypeORM CLI (ormconfig.ts) reads only the database variables', () 
       throw new Error(`${ROOT}/.env exists: the CLI tests need a directory without one`);
   });
 
-  it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a fresh embedded database)', async () => {
-    const exit = await runNpmScript(
-      'migration:show',
-      { NODE_ENV: 'production', DATA_DIR: scratchDir() },
-      patience(30_000),
-    );
+  it('NODE_ENV=production without JWT_SECRET: `npm run migration:show` works (on a migrated database of the run)', async () => {
+    const { env } = await databases.create();
+    const exit = await runNpmScript('migration:show', { NODE_ENV: 'production', ...env }, patience(30_000));
 
     expect({ code: exit.code, timedOut: exit.timedOut, stderr: exit.stderr }).toEqual({
       code: 0,
       timedOut: false,
       stderr: '',
     });
-    expect(exit.stdout).toMatch(/\[ \] CreateBlogs\d+/); // listed, not yet applied
+    expect(exit.stdout).toMatch(/\[X\] \d+ CreateBlogs\d+/); // listed as applied
   });
 
   it('a bad DATABASE_URL stops it (exit ≠ 0) with the message naming DATABASE_URL', async () => {

@@ -180,7 +180,7 @@ export function useBuiltService(): { readonly mainJs: string } {
  * Node arguments that compile the service as `npm run build` does into `outDir`, build info included:
  * with the build's own `tsBuildInfoFile`, `npm start` would later take ./dist for up to date.
  */
-export function scratchBuildArguments(outDir: string): string[] {
+function scratchBuildArguments(outDir: string): string[] {
   const buildInfo = join(outDir, 'tsconfig.build.tsbuildinfo');
   return [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', outDir, '--tsBuildInfoFile', buildInfo];
 }
