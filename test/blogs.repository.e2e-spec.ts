@@ -19,6 +19,7 @@ import { databaseConfig } from '../src/config/database.config';
 import { SERVER_POOL_SIZE } from '../src/database/data-source-options';
 import { SLOW_LANE, StatementRunner } from '../src/database/statement-runner';
 import { ReplaceBlogSlugGaps1795401900000 } from '../src/blogs/migrations/1795401900000-ReplaceBlogSlugGaps';
+import { ReserveBlogSlugSuffixes1795402700000 } from '../src/blogs/migrations/1795402700000-ReserveBlogSlugSuffixes';
 import { bulkSeed } from './support/bulk-seed';
 import { useRepositoryModule } from './support/repository-module';
 import { E2E_ENV } from './support/test-database';
@@ -378,9 +379,12 @@ describe('BlogsRepository on the real database', () => {
         try {
           await runner.startTransaction();
           const migration = new ReplaceBlogSlugGaps1795401900000();
+          const reserving = new ReserveBlogSlugSuffixes1795402700000();
           // Back to the gaps, rebuilt from the slugs held, and forward again from them: a base at 2 (other) needs no row.
+          await reserving.down(runner);
           await migration.down(runner);
           await migration.up(runner);
+          await reserving.up(runner);
           await runner.commitTransaction();
         } finally {
           if (runner.isTransactionActive) await runner.rollbackTransaction();
@@ -506,6 +510,42 @@ describe('BlogsRepository on the real database', () => {
       );
 
       // The embedded database has one session.
+      (process.env[E2E_ENV.serverUrl] ? it.each : it.skip.each)([
+        ['commits', 'commitTransaction', ['same-5', 'same-6']],
+        ['rolls back', 'rollbackTransaction', ['same-3', 'same-5']],
+      ] as const)(
+        'a create of one title never waits for another in progress, which then %s: the lowest free suffixes follow',
+        async (_name, end, expected) => {
+          await makeSlugs(2);
+          const holder = dataSource.createQueryRunner();
+          try {
+            await holder.startTransaction();
+            await expect(
+              holder.query(`INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "slug")
+                VALUES ('t', 'c', 'a', 'x', "blog_slug_suffix"('same')) RETURNING "slug"`),
+            ).resolves.toEqual([{ slug: 'same-3' }]);
+            const [{ pid: holderPid }] = (await holder.query(`SELECT pg_backend_pid() AS "pid"`)) as { pid: number }[];
+            let done = false;
+            const create = make().finally(() => (done = true));
+            while (!done) {
+              const [{ waiting }] = await dataSource.query<{ waiting: number }[]>(
+                `SELECT count(*)::int AS "waiting" FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids("pid"))`,
+                [holderPid],
+              );
+              expect(waiting).toBe(0);
+            }
+            await expect(create).resolves.toMatchObject({ slug: 'same-4' });
+            await holder[end]();
+          } finally {
+            if (holder.isTransactionActive) await holder.rollbackTransaction();
+            await holder.release();
+          }
+
+          await expect(makeSlugs(2)).resolves.toEqual(expected);
+        },
+      );
+
+      // The embedded database has one session.
       (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
         "the first create of a base that needs a suffix waits for a delete of one of the base's slugs in progress",
         async () => {
@@ -580,9 +620,9 @@ describe('BlogsRepository on the real database', () => {
         await seed(2_000);
         const many = await slugsLookedAt();
 
-        // The base (a blog's: one probe), then its next suffix (free: one probe of each slug table), and the first
-        // revision's foreign-key check of its blog (one probe of `blogs`).
-        expect(few).toBe(4);
+        // The base (a blog's: one probe), then its next suffix (free: one probe of each slug table, and once more when
+        // reserved), and the first revision's foreign-key check of its blog (one probe of `blogs`).
+        expect(few).toBe(6);
         expect(many).toBe(few);
       });
     });

@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * A base whose suffixes a create needed (migration `ReplaceBlogSlugGaps`): each free suffix below `next` is a
- * {@link BlogSlugFreed}; creates of the base lock the row to commit.
+ * A base whose suffixes a create needed (migrations `ReplaceBlogSlugGaps`, `ReserveBlogSlugSuffixes`): each free
+ * suffix below `next` is a {@link BlogSlugFreed}; a create moves `next` only when no other holds the row.
  */
 @Entity({ name: 'blog_slug_bases' })
 export class BlogSlugBase {

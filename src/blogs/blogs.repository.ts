@@ -163,9 +163,9 @@ const slugToStore = (explicit: string): string =>
 
 /**
  * Stores a blog with the slug $6 when $7 (explicit; an earlier slug of another blog stops leading there), else with
- * the lowest free of $6, $6-2, … among every slug held or once held; only a create that needs a suffix locks a row, its
- * base's. A concurrent create may take the same slug first: the unique index refuses the second, which is tried again
- * (docs/architecture.md, "Publishing and slugs").
+ * the lowest free of $6, $6-2, … among every slug held or once held; a create that needs a suffix reserves it with an
+ * advisory lock that no other create waits for. A concurrent create may take the same slug first: the unique index
+ * refuses the second, which is tried again (docs/architecture.md, "Publishing and slugs").
  */
 const INSERT: PreparedStatement = {
   name: 'blogs.insert',

@@ -14,7 +14,7 @@ const BASE_MAX_LENGTH = 181;
 const BASE_LOCK_CLASS = 1795401900;
 
 /** SQL: whether the slug `slug` is no blog's, now or before. */
-const free = (slug: string): string =>
+const freeSlugSql = (slug: string): string =>
   `NOT EXISTS (SELECT FROM "blogs" h WHERE h."slug" = ${slug}) AND NOT EXISTS (SELECT FROM "blog_slugs" h WHERE h."slug" = ${slug})`;
 
 /**
@@ -26,6 +26,53 @@ const free = (slug: string): string =>
  */
 export class ReplaceBlogSlugGaps1795401900000 implements MigrationInterface {
   name = 'ReplaceBlogSlugGaps1795401900000';
+
+  /** The first key of a base's advisory lock (the second is `hashtext(base)`). */
+  static readonly baseLockClass = BASE_LOCK_CLASS;
+
+  /** Longest base whose suffixes never cut it. */
+  static readonly baseMaxLength = BASE_MAX_LENGTH;
+
+  /** SQL: whether the slug `slug` is no blog's, now or before. */
+  static readonly freeSlugSql = freeSlugSql;
+
+  /**
+   * SQL: the function `blog_slug_suffix(base)`, the lowest free `base-n` (null: a base too long to keep whole): the
+   * lowest free of the freed suffixes below `next`, else the first free from `next` on, which moves `next` past it,
+   * under the base's row lock to commit. Each statement sees the commits before it, so creates that queued on the
+   * base's row take the next suffix without a retry; a freed row is removed before its slug is looked at, so a slug
+   * freed meanwhile keeps its own row.
+   */
+  static readonly suffixFunction = `
+    CREATE OR REPLACE FUNCTION "blog_slug_suffix"("wanted" text) RETURNS text LANGUAGE plpgsql AS $$
+    DECLARE
+      lowest int8;
+      n int8;
+    BEGIN
+      IF length("wanted") > ${BASE_MAX_LENGTH} THEN RETURN NULL; END IF;
+      LOOP
+        SELECT b."next" INTO lowest FROM "blog_slug_bases" b WHERE b."base" = "wanted" FOR UPDATE;
+        EXIT WHEN FOUND;
+        PERFORM pg_advisory_xact_lock(${BASE_LOCK_CLASS}, hashtext("wanted"));
+        INSERT INTO "blog_slug_bases" ("base", "next") VALUES ("wanted", 2) ON CONFLICT DO NOTHING;
+      END LOOP;
+      LOOP
+        WITH "taken" AS (DELETE FROM "blog_slug_freed" f WHERE f."base" = "wanted" AND f."n" = (
+            SELECT min(g."n") FROM "blog_slug_freed" g WHERE g."base" = "wanted" AND g."n" < lowest)
+          RETURNING f."n")
+        SELECT min(t."n") INTO n FROM "taken" t;
+        EXIT WHEN n IS NULL;
+        IF ${freeSlugSql(`"wanted" || '-' || n`)} THEN
+          RETURN "wanted" || '-' || n;
+        END IF;
+      END LOOP;
+      n := lowest;
+      WHILE NOT (${freeSlugSql(`"wanted" || '-' || n`)}) LOOP
+        n := n + 1;
+      END LOOP;
+      UPDATE "blog_slug_bases" b SET "next" = n + 1 WHERE b."base" = "wanted";
+      RETURN "wanted" || '-' || n;
+    END $$`;
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     // Blocks writers until the migration commits, so no slug changes between the backfill and the triggers.
@@ -42,40 +89,7 @@ export class ReplaceBlogSlugGaps1795401900000 implements MigrationInterface {
         SELECT "base", min("lowest") FROM "blog_slug_gaps" GROUP BY "base" HAVING min("lowest") > 2`,
     );
     await new AddBlogSlugGaps1795401450000().down(queryRunner);
-    // The lowest free `base-n` (null: a base too long to keep whole): the lowest free of the freed suffixes below
-    // `next`, else the first free from `next` on, which moves `next` past it. Each statement sees the commits before
-    // it, so creates that queued on the base's row take the next suffix without a retry; a freed row is removed before
-    // its slug is looked at, so a slug freed meanwhile keeps its own row.
-    await queryRunner.query(`
-      CREATE FUNCTION "blog_slug_suffix"("wanted" text) RETURNS text LANGUAGE plpgsql AS $$
-      DECLARE
-        lowest int8;
-        n int8;
-      BEGIN
-        IF length("wanted") > ${BASE_MAX_LENGTH} THEN RETURN NULL; END IF;
-        LOOP
-          SELECT b."next" INTO lowest FROM "blog_slug_bases" b WHERE b."base" = "wanted" FOR UPDATE;
-          EXIT WHEN FOUND;
-          PERFORM pg_advisory_xact_lock(${BASE_LOCK_CLASS}, hashtext("wanted"));
-          INSERT INTO "blog_slug_bases" ("base", "next") VALUES ("wanted", 2) ON CONFLICT DO NOTHING;
-        END LOOP;
-        LOOP
-          WITH "taken" AS (DELETE FROM "blog_slug_freed" f WHERE f."base" = "wanted" AND f."n" = (
-              SELECT min(g."n") FROM "blog_slug_freed" g WHERE g."base" = "wanted" AND g."n" < lowest)
-            RETURNING f."n")
-          SELECT min(t."n") INTO n FROM "taken" t;
-          EXIT WHEN n IS NULL;
-          IF ${free(`"wanted" || '-' || n`)} THEN
-            RETURN "wanted" || '-' || n;
-          END IF;
-        END LOOP;
-        n := lowest;
-        WHILE NOT (${free(`"wanted" || '-' || n`)}) LOOP
-          n := n + 1;
-        END LOOP;
-        UPDATE "blog_slug_bases" b SET "next" = n + 1 WHERE b."base" = "wanted";
-        RETURN "wanted" || '-' || n;
-      END $$`);
+    await queryRunner.query(ReplaceBlogSlugGaps1795401900000.suffixFunction);
     // Appends a freed `base-n` (n ≥ 2) of a base that has a row (without one, every suffix is at or above 2): a row of
     // its own per transaction, so no writer waits for another's. The shared lock waits only for a create inserting the
     // base's row, whose search may have passed over this slug before it was freed.
