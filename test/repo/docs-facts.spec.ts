@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Facts of the code that the documentation states in words, checked against the code.
@@ -56,5 +56,35 @@ describe('docs/api.md names what the modules register', () => {
     const caching = apiSection('Caching');
 
     expect(keys.filter((key) => !caching.includes(key))).toEqual([]);
+  });
+});
+
+describe('the measurements the documentation cites', () => {
+  const documents = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  // `bench/results/<name>`, or `…<time>Z.json` after a `bench/results/<date>T…` of the same document: that date's.
+  const cited = documents.flatMap((document) => {
+    let day = '';
+    return [...read(document).matchAll(/bench\/results\/([\w.-]*\w)|…(\d\d-\d\d-\d\d-\d+Z[\w.-]*\w)/g)].map(
+      ([, name, time]) => {
+        if (name !== undefined) day = /^\d{4}-\d\d-\d\dT/.exec(name)?.[0] ?? day;
+        return `${document}: ${name ?? `${day}${time}`}`;
+      },
+    );
+  });
+
+  it('finds the citations, the short ones with their date', () => {
+    expect(cited.length).toBeGreaterThan(20);
+    expect(cited).toContainEqual(expect.stringMatching(/^docs\/performance\.md: 2026-11-29T14-20-15-748Z\.json$/));
+  });
+
+  it('each is a file of bench/results in the repository', () => {
+    const missing = cited.filter((citation) => !existsSync(join(ROOT, 'bench', 'results', citation.split(': ')[1])));
+
+    expect(missing).toEqual([]);
   });
 });
