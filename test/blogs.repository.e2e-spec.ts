@@ -574,6 +574,71 @@ describe('BlogsRepository on the real database', () => {
         },
       );
 
+      // The embedded database has one session.
+      (process.env[E2E_ENV.serverUrl] ? it : it.skip)(
+        "a delete of a suffix and the base's first create that needs one, meeting on a tag's counter, never deadlock",
+        async () => {
+          await dataSource.query(`INSERT INTO "tags" ("slug", "name") VALUES ('t', 't')`);
+          await dataSource.query(`INSERT INTO "blogs" ("title", "content", "author", "owner_sub", "published_at", "slug",
+            "tag_slugs") VALUES ('t', 'c', 'a', 'x', now(), 'same', '{}'), ('t', 'c', 'a', 'x', now(), 'same-2', '{t}')`);
+          /** Whether `count` sessions wait on `event` (pg_stat_activity's wait_event). */
+          const waiting = async (event: string, count: number): Promise<void> => {
+            for (;;) {
+              const [{ n }] = await dataSource.query<{ n: number }[]>(
+                `SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE "wait_event" = $1`,
+                [event],
+              );
+              if (n >= count) return;
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+          };
+          const gate = dataSource.createQueryRunner();
+          const deleter = dataSource.createQueryRunner();
+          try {
+            // The create takes the base's advisory lock, then waits for the gate's uncommitted row of the base.
+            await gate.startTransaction();
+            await gate.query(`INSERT INTO "blog_slug_bases" ("base", "next") VALUES ('same', 2)`);
+            const create = repository.insert({ ...withSlug(1, 'same'), tags: { slugs: ['t'], names: ['t'] } });
+            await waiting('transactionid', 1);
+            // The delete of same-2 waits for that lock; were it to take the tag's counter row first, the create would
+            // then wait for the delete.
+            await deleter.startTransaction();
+            const deleted = deleter.query(`DELETE FROM "blogs" WHERE "slug" = 'same-2'`);
+            await waiting('advisory', 1);
+            await gate.rollbackTransaction();
+
+            await expect(create).resolves.toMatchObject({ slug: 'same-3' });
+            await deleted;
+            await deleter.commitTransaction();
+          } finally {
+            for (const runner of [gate, deleter]) {
+              if (runner.isTransactionActive) await runner.rollbackTransaction();
+              await runner.release();
+            }
+          }
+          await expect(makeSlugs(1)).resolves.toEqual(['same-2']);
+        },
+      );
+
+      it("a delete takes its base's advisory lock before any counter's row: the slug trigger fires first", async () => {
+        // Row-level AFTER DELETE triggers (tgtype: row 1, before 2, delete 8), in the order PostgreSQL fires them. The
+        // first create of a base takes that lock, then the counters' rows: the other order could deadlock with it.
+        const triggers = await dataSource.query<{ name: string }[]>(
+          `SELECT "tgname" AS "name" FROM pg_trigger WHERE "tgrelid" = '"blogs"'::regclass AND NOT "tgisinternal"
+            AND "tgtype" & 11 = 9 ORDER BY "tgname" COLLATE "C"`,
+        );
+
+        expect(triggers.map(({ name }) => name)).toEqual([
+          'blogs_1_slug_freed',
+          'blogs_count_authors_deleted',
+          'blogs_count_deleted',
+          'blogs_count_tags_deleted',
+          'blogs_index_tags_deleted',
+          'blogs_record_event',
+          'sitemap_blocks_deleted',
+        ]);
+      });
+
       it('a create passes over each held suffix once: after 2,000 blogs of its base, the next looks at one slug', async () => {
         const runner = db.moduleRef.get(StatementRunner);
         /** Index scans of the slug tables by a create of `same` after one other, in a transaction rolled back. */

@@ -32,6 +32,8 @@ const suffixed = (n: string): string => `"wanted" || '-' || ${n}`;
  * reserves its suffix with a transaction-level advisory lock that other creates pass over without waiting, and
  * `next` moves only when the base's row is not locked (`SKIP LOCKED`), never past a suffix another create holds
  * reserved. No lock that another create waits for is held through the commit, so their commits flush together.
+ * The delete trigger that appends freed suffixes fires first of a delete's (PostgreSQL fires them by name): a delete
+ * takes its base's advisory lock before the counters' rows, in the order a base's first create takes them.
  */
 export class ReserveBlogSlugSuffixes1795402700000 implements MigrationInterface {
   name = 'ReserveBlogSlugSuffixes1795402700000';
@@ -87,9 +89,11 @@ export class ReserveBlogSlugSuffixes1795402700000 implements MigrationInterface 
         END IF;
         RETURN ${suffixed('k')};
       END $$`);
+    await queryRunner.query(`ALTER TRIGGER "blogs_slug_freed" ON "blogs" RENAME TO "blogs_1_slug_freed"`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TRIGGER "blogs_1_slug_freed" ON "blogs" RENAME TO "blogs_slug_freed"`);
     await queryRunner.query(ReplaceBlogSlugGaps1795401900000.suffixFunction);
   }
 }
