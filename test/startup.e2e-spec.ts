@@ -1,10 +1,17 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { verify } from 'jsonwebtoken';
-import { childEnvironment, cleanUpServiceProcesses, copyBuild, killGroup, scratchDir } from './support/service-process';
+import {
+  childEnvironment,
+  cleanUpServiceProcesses,
+  copyBuild,
+  killGroup,
+  scratchDir,
+  ServiceProcess,
+} from './support/service-process';
 import { patience } from './support/patience';
 import { useTestDatabases } from './support/test-database';
 
@@ -281,6 +288,20 @@ describe('start-up with a bad configuration', () => {
         'check DATABASE_URL and that the server accepts connections',
     ]);
     expect(exit.stdout).toBe('');
+  });
+
+  it("a port another server answers on: the tests' wait for the service to be live does not take that server's answers", async () => {
+    const other = createHttpServer((_request, response) => response.end('{}'));
+    await new Promise<void>((resolveListen) => other.listen(0, '127.0.0.1', () => resolveListen()));
+    const { port } = other.address() as AddressInfo;
+    const service = await ServiceProcess.start(join(app, 'dist', 'main.js'), { ...valid(), PORT: String(port) });
+    try {
+      await expect(service.waitUntilLive()).rejects.toThrow('the service did not become live (running: false)');
+      expect(service.output()).toContain('EADDRINUSE');
+    } finally {
+      service.kill();
+      await new Promise((resolveClose) => other.close(resolveClose));
+    }
   });
 
   it('a port in use: start-up stops with one line naming PORT and the address, before the database is set up', async () => {

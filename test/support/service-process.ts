@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -194,6 +195,36 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Whether a process of the process group `group` listens on TCP `port` of this host, from Linux's /proc (true where
+ * there is none): another spec's service may have taken the port that {@link freePort} gave, and then answers there.
+ */
+function groupListensOn(group: number, port: number): boolean {
+  const tables = ['/proc/net/tcp', '/proc/net/tcp6'].filter((table) => existsSync(table));
+  if (tables.length === 0) return true;
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  // Columns: sl, local_address, rem_address, st (0A: LISTEN), …, inode (the tenth).
+  const sockets = new Set(
+    tables
+      .flatMap((table) => readFileSync(table, 'utf8').trim().split('\n').slice(1))
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[1].endsWith(local) && fields[3] === '0A')
+      .map((fields) => `socket:[${fields[9]}]`),
+  );
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .some((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // After the command's closing parenthesis: state, ppid, pgrp.
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== group) return false;
+        return readdirSync(`/proc/${pid}/fd`).some((fd) => sockets.has(readlinkSync(`/proc/${pid}/fd/${fd}`)));
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+}
+
 /** How a service process ended. */
 interface ServiceExit {
   readonly code: number | null;
@@ -289,14 +320,14 @@ export class ServiceProcess {
   }
 
   /**
-   * Polls `GET /health/live` until 200.
+   * Polls `GET /health/live` until 200 from this process (its process group listens on the port).
    * @throws when the process exits or {@link patience}(`ms`) passes first, with its output.
    */
   async waitUntilLive(ms = 90_000): Promise<void> {
     const deadline = Date.now() + patience(ms);
     while (Date.now() < deadline && this.running) {
       const live = await this.request({ path: '/health/live', timeoutMs: 2_000 });
-      if (live.status === 200) return;
+      if (live.status === 200 && this.child.pid !== undefined && groupListensOn(this.child.pid, this.port)) return;
       await new Promise((done) => setTimeout(done, 100));
     }
     throw new Error(`the service did not become live (running: ${this.running}):\n${this.output()}`);

@@ -136,18 +136,24 @@ async function startBuiltService(
     throw new Error('TEST_SERVICE_NODE: the built service runs against PostgreSQL (DATABASE_URL)');
   if (!existsSync(BUILT_MAIN))
     throw new Error(`TEST_SERVICE_NODE runs the built service: ${BUILT_MAIN} is missing (npm run build)`);
-  // RATE_LIMIT_ENABLED as the spec sets it (ServiceProcess would turn it off when absent).
-  const service = await ServiceProcess.start(
-    BUILT_MAIN,
-    { ...config, RATE_LIMIT_ENABLED: config.RATE_LIMIT_ENABLED },
-    node,
-  );
-  try {
-    await service.waitUntilLive();
-  } catch (error) {
-    service.kill();
-    await db.drop();
-    throw error;
+  let service: ServiceProcess;
+  for (let attempt = 1; ; attempt += 1) {
+    // RATE_LIMIT_ENABLED as the spec sets it (ServiceProcess would turn it off when absent).
+    service = await ServiceProcess.start(
+      BUILT_MAIN,
+      { ...config, RATE_LIMIT_ENABLED: config.RATE_LIMIT_ENABLED },
+      node,
+    );
+    try {
+      await service.waitUntilLive();
+      break;
+    } catch (error) {
+      service.kill();
+      // Another process bound the free port first (a spec file in another worker): once more, on another port.
+      if (attempt < 3 && config.PORT === undefined && service.output().includes('EADDRINUSE')) continue;
+      await db.drop();
+      throw error;
+    }
   }
   // The specs' own reads and writes of the database go through a DataSource of this process on the service's database.
   const dataSource = new DataSource(buildDataSourceOptions({ url: db.env.DATABASE_URL, dataDir: '' }));
