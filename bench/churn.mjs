@@ -8,6 +8,7 @@
 // Job: { cacheUrl, serviceUrl, token, ids: number[], duration, writesPerSecond, pollMs, giveUpMs }
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { spread } from './spread.mjs';
 
 const job = JSON.parse(process.argv[2]);
 const { ids, duration, writesPerSecond, pollMs, giveUpMs } = job;
@@ -102,13 +103,6 @@ const writeSeconds = (performance.now() - started) / 1000;
 await Promise.all(pending);
 agent.destroy();
 
-/** The p50, p99 and largest of `values`, in whole ms (null when there are none). */
-function spread(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) =>
-    sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-  return { p50: at(0.5), p99: at(0.99), max: sorted.length === 0 ? null : Math.round(sorted.at(-1)) };
-}
 process.stdout.write(
   `${JSON.stringify({
     writes: written,

@@ -12,6 +12,7 @@
 // cache-churn's reads (through the cache; bench/churn.mjs writes meanwhile): 45 % read-one, 45 % a blog of `updateIds`
 // (the ones written), 10 % list-first. `generatorCpuMs`: this process's CPU time during the load, to tell when the generator is the limit.
 import autocannon from 'autocannon';
+import { spread } from './spread.mjs';
 import { tagSlug, zipfTag } from './tags.mjs';
 
 const job = JSON.parse(process.argv[2]);
@@ -135,10 +136,6 @@ const requests = {
   },
 };
 
-/** The `q` quantile (0–1) of the sorted `values` in ms, nearest rank, to 0.1 ms; null when there is none. */
-const quantile = (values, q) =>
-  values.length === 0 ? null : Math.round(values[Math.max(0, Math.ceil(q * values.length) - 1)] * 10) / 10;
-
 /**
  * One autocannon run of `pick`'s requests, summed up. At an `overallRate`, p50 and p99 are those of the 2xx answers'
  * own times: autocannon's correction for coordinated omission takes ceil(1 / rate) ms as the interval between requests
@@ -155,12 +152,12 @@ async function load(pick, connections, extra = {}) {
   const times = [];
   if (extra.overallRate) run.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
   const result = await run;
-  times.sort((a, b) => a - b);
+  const own = extra.overallRate && spread(times, 1);
   return {
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
     ...(extra.overallRate
-      ? { p50: quantile(times, 0.5), p99: quantile(times, 0.99), p99Corrected: result.latency.p99 }
+      ? { p50: own.p50, p99: own.p99, p99Corrected: result.latency.p99 }
       : { p50: result.latency.p50, p99: result.latency.p99 }),
     bytesPerResponse: result.throughput.total / Math.max(1, result.requests.total),
     non2xx: result.non2xx,
