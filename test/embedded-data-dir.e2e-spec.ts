@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { bearer, BLOGS, BODY } from './support/blog-api';
+import { useBuiltService } from './support/service-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 import { patience } from './support/patience';
@@ -17,7 +18,6 @@ jest.setTimeout(patience(120_000));
 // It always uses an embedded database of its own, whatever the run's engine (ENGINE_FREE_SPECS: CI runs it once).
 
 const ROOT = resolve(__dirname, '..');
-const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
 const exec = promisify(execFile);
 
 interface Outcome {
@@ -42,6 +42,7 @@ async function runWith(command: string, args: readonly string[], vars: Record<st
 const nonEmptyLines = (text: string): string[] => text.split(/\r?\n/).filter((line) => line.trim() !== '');
 
 describe('embedded database: one process per DATA_DIR', () => {
+  const built = useBuiltService();
   const dataDir = mkdtempSync(join(tmpdir(), 'blog-data-dir-e2e-'));
   const database: TestDatabase = {
     kind: 'embedded',
@@ -67,10 +68,7 @@ describe('embedded database: one process per DATA_DIR', () => {
   });
 
   it('a second service on the same DATA_DIR stops at start-up (exit ≠ 0) with one line naming DATA_DIR', async () => {
-    const outcome = await runWith(process.execPath, ['-r', TS_NODE, join(ROOT, 'src', 'main.ts')], {
-      ...serviceVars,
-      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-    });
+    const outcome = await runWith(process.execPath, [built.mainJs], serviceVars);
     expect(outcome.code).not.toBe(0);
     expect(outcome.code).not.toBeNull();
     expect(nonEmptyLines(outcome.stderr)).toEqual([expect.stringMatching(/^DATA_DIR .+ is in use by another process/)]);

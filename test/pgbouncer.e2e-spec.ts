@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
@@ -7,7 +7,13 @@ import { mintToken } from '../src/auth/token-minter';
 import { MIGRATION_LOCK_APPLICATION_NAME, MIGRATION_LOCK_KEY } from '../src/database/run-migrations';
 import { BLOGS, BlogBody, bearer, blogInput, expectJsonError, INT4_MAX, sleep } from './support/blog-api';
 import { applySessionSettings, pgBouncerUnavailableReason, ThrowawayPgBouncer } from './support/pgbouncer';
-import { childEnvironment, cleanUpServiceProcesses, freePort, ServiceProcess } from './support/service-process';
+import {
+  childEnvironment,
+  cleanUpServiceProcesses,
+  freePort,
+  ServiceProcess,
+  useBuiltService,
+} from './support/service-process';
 import { createTestApp, TestApp } from './support/test-app';
 import { adminQuery, E2E_ENV, TestDatabase, withDatabase } from './support/test-database';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
@@ -20,8 +26,6 @@ import { patience } from './support/patience';
 // once, and the statement timeout, all through it.
 
 const ROOT = resolve(__dirname, '..');
-const MAIN = join(ROOT, 'src', 'main.ts');
-const TS_NODE = require.resolve('ts-node/register/transpile-only', { paths: [ROOT] });
 const SECRET = 'pgbouncer-e2e-secret-0123456789abcdefghijklmnopq';
 /** PgBouncer's `default_pool_size` here: far fewer server connections than the two apps' clients. */
 const POOL_SIZE = 3;
@@ -32,7 +36,7 @@ beforeAll(async () => {
   MIGRATION_NAMES = await migrationNames();
 });
 
-// Processes (ts-node), two apps and 2 s statement timeouts: minutes on a busy machine.
+// Processes of the built service, two apps and 2 s statement timeouts: minutes on a busy machine.
 jest.setTimeout(patience(180_000));
 
 const serverUrl = process.env[E2E_ENV.serverUrl];
@@ -106,6 +110,7 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the PgBouncer test
     );
 
     describe('start-up of the service process', () => {
+      const built = useBuiltService();
       let database: TestDatabase;
 
       beforeAll(async () => {
@@ -117,11 +122,9 @@ if (unavailable !== undefined) process.stderr.write(`SKIPPING the PgBouncer test
         await database?.drop();
       });
 
-      /** `src/main.ts` through ts-node, production mode, with the database variables `vars`. */
+      /** The built service, production mode, with the database variables `vars`. */
       function startService(vars: Record<string, string | undefined>): Promise<ServiceProcess> {
-        return ServiceProcess.start(MAIN, {
-          NODE_OPTIONS: `-r ${TS_NODE}`,
-          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        return ServiceProcess.start(built.mainJs, {
           NODE_ENV: 'production',
           JWT_SECRET: SECRET,
           ...vars,
