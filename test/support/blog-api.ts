@@ -112,6 +112,11 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls every 50 ms until `condition` holds (the test's timeout bounds the wait). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
+
 /** The `message` of an error body as a list (a single message becomes a list of one). */
 export function messagesOf(res: Response): string[] {
   const { message } = res.body as { message: unknown };

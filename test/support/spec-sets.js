@@ -8,9 +8,9 @@
 //   and on PostgreSQL in a background lane, beside the other runs (.ci/run).
 // - ENGINE_FREE_SPECS assert nothing that depends on the database engine (start-up, npm scripts, the API documents,
 //   JWKS, compression, request cost, Varnish in front and its faults (cache-purge proves the purges on every engine);
-//   PgBouncer and replicas, whose specs make PostgreSQL clusters of their own; the embedded DATA_DIR lock, whose spec
-//   makes an embedded database of its own): with TEST_DATA_PATH_ONLY=1 (CI's runs
-//   on other engines) they are left out, since the PostgreSQL run has them.
+//   PgBouncer, replicas, a database crash and migrations started together, whose specs make PostgreSQL clusters of
+//   their own; the embedded DATA_DIR lock, whose spec makes an embedded database of its own): with
+//   TEST_DATA_PATH_ONLY=1 (CI's runs on other engines) they are left out, since the PostgreSQL run has them.
 // - HTTP_ONLY_SPECS speak to the app only over HTTP (supertest, `t.listen()`) and to its database directly, nothing
 //   in-process (`t.app`, a changed testing module): with TEST_SERVICE_NODE=<node binary> the apps are the built
 //   service (dist/main.js) started with that node (test/support/test-app.ts), and the e2e project runs these only.
@@ -40,6 +40,7 @@ const WAITING_SPECS = [
 ];
 const ENGINE_FREE_SPECS = [
   'cache-faults',
+  'cluster-reliability',
   'cache-replicas',
   'cache-varnish',
   'compression',
