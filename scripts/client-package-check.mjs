@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The typed client as a client team gets it, on the Node.js that runs this script:
+// The typed client as a client team gets it, on the Node.js that runs this script and on each other Node.js binary
+// named (packed, installed and type-checked once; the service and the scripts run on each):
 //
-//   node scripts/client-package-check.mjs
+//   node scripts/client-package-check.mjs [<node binary> …]
 //
 // 1. its version is the API contract's (openapi.json info.version);
 // 2. `npm pack` builds it (prepack) and the tarball is installed into an empty temporary project, which gets
@@ -9,8 +10,8 @@
 // 3. tsc type-checks, in that project, a script with a misspelt body field in a PATCH and a POST (each must fail, with
 //    a message naming the field) and a
 //    correct ESM script and CommonJS script (they must compile);
-// 4. both run against the built service (dist/main.js, built when missing) on a free port of 127.0.0.1 with a fresh
-//    embedded database: create → list → patch → delete (ESM), list (CommonJS).
+// 4. on each Node.js, both run against the built service (dist/main.js, built when missing) started with that Node.js
+//    on a free port of 127.0.0.1 with a fresh embedded database: create → list → patch → delete (ESM), list (CommonJS).
 //
 // Exit status: 0 all held, 1 otherwise (the failing step's output is printed).
 
@@ -28,6 +29,7 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const { sign } = createRequire(join(ROOT, 'package.json'))('jsonwebtoken');
 
 const work = mkdtempSync(join(tmpdir(), 'blog-client-check-'));
+const NODES = [process.execPath, ...process.argv.slice(2)];
 let service;
 
 function fail(message) {
@@ -58,6 +60,48 @@ async function freePort() {
   const { port } = server.address();
   await new Promise((done) => server.close(done));
   return port;
+}
+
+/**
+ * Starts the built service with `node` on a fresh embedded database, runs the compiled ESM and CommonJS scripts of
+ * `project` against it with the same `node`, and stops it. @returns that node's version
+ */
+async function runOn(node, project) {
+  const port = await freePort();
+  const secret = `client-check-${'x'.repeat(40)}`;
+  const env = { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: secret };
+  for (const name of ['DATABASE_URL', 'DATABASE_READ_URLS', 'DATABASE_POOLER', 'DATABASE_MIGRATION_URL', 'REDIS_URL'])
+    delete env[name];
+  Object.assign(env, { DATA_DIR: mkdtempSync(join(work, 'data-')), RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'error' });
+  let log = '';
+  service = spawn(node, [join(ROOT, 'dist', 'main.js')], { cwd: work, env, stdio: 'pipe' });
+  service.stdout.on('data', (chunk) => (log += chunk));
+  service.stderr.on('data', (chunk) => (log += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000; // a fresh embedded database on a loaded machine: tens of seconds
+  for (let live = false; !live;) {
+    if (service.exitCode !== null) fail(`the service exited (${service.exitCode}) on ${node}:\n${log}`);
+    if (Date.now() > deadline) fail(`the service did not become live on ${node}:\n${log}`);
+    live = (await fetch(`${url}/health/live`).catch(() => undefined))?.status === 200;
+    if (!live) await new Promise((done) => setTimeout(done, 200));
+  }
+  const flowEnv = {
+    ...process.env,
+    BLOG_URL: url,
+    BLOG_TOKEN: sign({ sub: 'client-check' }, secret, { expiresIn: 600 }),
+  };
+  process.stdout.write(mustRun('the ESM script', node, ['out/flow.js'], { cwd: project, env: flowEnv }));
+  process.stdout.write(mustRun('the CommonJS script', node, ['out/flow-cjs.cjs'], { cwd: project, env: flowEnv }));
+  await stopService();
+  return mustRun('node --version', node, ['--version']).trim();
+}
+
+/** Stops the service started last, if it still runs. */
+async function stopService() {
+  if (service?.exitCode === null) {
+    service.kill('SIGTERM');
+    await new Promise((done) => service.once('exit', done));
+  }
 }
 
 const FLOW = `import { createBlogClient, type Blog } from '@blog-service/client';
@@ -153,35 +197,10 @@ try {
 
   if (!existsSync(join(ROOT, 'dist', 'main.js')))
     mustRun('npm run build', 'npm', ['run', '-s', 'build'], { cwd: ROOT });
-  const port = await freePort();
-  const secret = `client-check-${'x'.repeat(40)}`;
-  const env = { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: secret };
-  for (const name of ['DATABASE_URL', 'DATABASE_READ_URLS', 'DATABASE_POOLER', 'DATABASE_MIGRATION_URL', 'REDIS_URL'])
-    delete env[name];
-  Object.assign(env, { DATA_DIR: join(work, 'data'), RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'error' });
-  let log = '';
-  service = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: work, env, stdio: 'pipe' });
-  service.stdout.on('data', (chunk) => (log += chunk));
-  service.stderr.on('data', (chunk) => (log += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000; // a fresh embedded database on a loaded machine: tens of seconds
-  for (let live = false; !live;) {
-    if (service.exitCode !== null) fail(`the service exited (${service.exitCode}):\n${log}`);
-    if (Date.now() > deadline) fail(`the service did not become live:\n${log}`);
-    live = (await fetch(`${url}/health/live`).catch(() => undefined))?.status === 200;
-    if (!live) await new Promise((done) => setTimeout(done, 200));
-  }
-  const flowEnv = {
-    ...process.env,
-    BLOG_URL: url,
-    BLOG_TOKEN: sign({ sub: 'client-check' }, secret, { expiresIn: 600 }),
-  };
-  process.stdout.write(mustRun('the ESM script', process.execPath, ['out/flow.js'], { cwd: project, env: flowEnv }));
+  const versions = [];
+  for (const node of NODES) versions.push(await runOn(node, project));
   process.stdout.write(
-    mustRun('the CommonJS script', process.execPath, ['out/flow-cjs.cjs'], { cwd: project, env: flowEnv }),
-  );
-  process.stdout.write(
-    `client package ${pkg.version} on Node ${process.version}: packed, installed, typo refused, ran\n`,
+    `client package ${pkg.version} on Node ${versions.join(' and ')}: packed, installed, typo refused, ran\n`,
   );
 } catch (error) {
   if (process.exitCode !== 1) {
@@ -189,9 +208,6 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  if (service?.exitCode === null) {
-    service.kill('SIGTERM');
-    await new Promise((done) => service.once('exit', done));
-  }
+  await stopService();
   rmSync(work, { recursive: true, force: true });
 }
