@@ -1,10 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { STATUS_CODES, Agent } from 'node:http';
 import { Client } from 'pg';
-import { mintToken } from '../src/auth/token-minter';
 import { MIGRATION_LOCK_APPLICATION_NAME, MIGRATION_LOCK_KEY } from '../src/database/run-migrations';
-import { BlogInput, BLOGS, sleep, until } from './support/blog-api';
-import { Exchange, ServiceProcess, useBuiltService } from './support/service-process';
+import { BlogInput, BLOGS, distinctBlogInput, sleep, until } from './support/blog-api';
+import {
+  Exchange,
+  PROCESS_JWT_SECRET,
+  processAuthorization,
+  ServiceProcess,
+  useBuiltService,
+} from './support/service-process';
 import { throwawayClusterUnavailableReason, ThrowawayCluster } from './support/throwaway-postgres';
 import { migrationNames } from './support/migrations';
 import { PROBLEM_MEMBERS } from './support/problem';
@@ -27,17 +32,8 @@ beforeAll(async () => {
   MIGRATION_NAMES = await migrationNames();
 });
 
-const SECRET = 'process-e2e-secret-0123456789abcdefghijklmnopqrst';
-
 const built = useBuiltService();
 
-function authorization(sub: string): string {
-  return `Bearer ${mintToken({ secret: SECRET }, { sub, ttl: '1h' })}`;
-}
-
-function blogInput(label: string): BlogInput {
-  return { title: `${label} title`, content: `${label} content`, author: `${label} author` };
-}
 const BOUND_MS = 5_000;
 
 /** The JSON error body for `status`. */
@@ -118,7 +114,11 @@ if (clusterUnavailable !== undefined)
         replicas.push(
           ...(await Promise.all(
             [0, 1].map(() =>
-              ServiceProcess.start(built.mainJs, { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: url }),
+              ServiceProcess.start(built.mainJs, {
+                NODE_ENV: 'production',
+                JWT_SECRET: PROCESS_JWT_SECRET,
+                DATABASE_URL: url,
+              }),
             ),
           )),
         );
@@ -143,8 +143,8 @@ if (clusterUnavailable !== undefined)
         const created = await replicas[0].request({
           method: 'POST',
           path: BLOGS,
-          body: blogInput('replica'),
-          headers: { Authorization: authorization('alice') },
+          body: distinctBlogInput('replica'),
+          headers: { Authorization: processAuthorization('alice') },
         });
         expect(created.status).toBe(201);
         const id = (JSON.parse(created.text) as { id: number }).id;
@@ -214,10 +214,10 @@ if (clusterUnavailable !== undefined)
       const url = await pg.createDatabase('blog_faults');
       const service = await ServiceProcess.start(built.mainJs, {
         NODE_ENV: 'production',
-        JWT_SECRET: SECRET,
+        JWT_SECRET: PROCESS_JWT_SECRET,
         DATABASE_URL: url,
       });
-      const auth = authorization('alice');
+      const auth = processAuthorization('alice');
       const agent = new Agent({ keepAlive: true, maxSockets: 6 });
       let loading = true;
       try {
@@ -232,7 +232,7 @@ if (clusterUnavailable !== undefined)
           for (let i = 0; loading; i += 1) {
             const step = i % 3;
             if (step === 0 || mine.length === 0) {
-              const body = blogInput(`w${w} #${i}`);
+              const body = distinctBlogInput(`w${w} #${i}`);
               const exchange = await service.request({
                 method: 'POST',
                 path: BLOGS,
@@ -252,7 +252,7 @@ if (clusterUnavailable !== undefined)
               exchanges.push({ op: 'read', exchange: await service.request({ path: `${BLOGS}/${id}`, agent }) });
             } else {
               const id = mine[i % mine.length];
-              const body = blogInput(`w${w} #${i} updated`);
+              const body = distinctBlogInput(`w${w} #${i} updated`);
               const exchange = await service.request({
                 method: 'PUT',
                 path: `${BLOGS}/${id}`,

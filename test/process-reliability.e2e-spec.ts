@@ -1,7 +1,12 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { mintToken } from '../src/auth/token-minter';
-import { BlogInput, BLOGS, sleep, until } from './support/blog-api';
-import { Exchange, ServiceProcess, useBuiltService } from './support/service-process';
+import { BlogInput, BLOGS, distinctBlogInput, sleep, until } from './support/blog-api';
+import {
+  Exchange,
+  PROCESS_JWT_SECRET,
+  processAuthorization,
+  ServiceProcess,
+  useBuiltService,
+} from './support/service-process';
 import { createTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { patience } from './support/patience';
@@ -16,17 +21,7 @@ jest.setTimeout(patience(240_000));
 // of the test's own that crashes: test/cluster-reliability.e2e-spec.ts.
 // Measured figures are printed (console.log) for docs/reliability.md.
 
-const SECRET = 'process-e2e-secret-0123456789abcdefghijklmnopqrst';
-
 const built = useBuiltService();
-
-function authorization(sub: string): string {
-  return `Bearer ${mintToken({ secret: SECRET }, { sub, ttl: '1h' })}`;
-}
-
-function blogInput(label: string): BlogInput {
-  return { title: `${label} title`, content: `${label} content`, author: `${label} author` };
-}
 
 /**
  * A POST whose body is sent in two halves: the first once the server has the request (its
@@ -73,10 +68,10 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
     const database = await createTestDatabase();
     const service = await ServiceProcess.start(built.mainJs, {
       NODE_ENV: 'production',
-      JWT_SECRET: SECRET,
+      JWT_SECRET: PROCESS_JWT_SECRET,
       ...database.env,
     });
-    const auth = authorization('alice');
+    const auth = processAuthorization('alice');
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     try {
       await service.waitUntilLive();
@@ -92,7 +87,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
               ? await service.request({
                   method: 'POST',
                   path: BLOGS,
-                  body: blogInput(`steady ${w}-${i}`),
+                  body: distinctBlogInput(`steady ${w}-${i}`),
                   headers: { Authorization: auth },
                   agent,
                 })
@@ -105,7 +100,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
       // Slow uploads: headers and half the body before SIGTERM, the rest 1.5 s after it, so these
       // requests are in flight, on open connections, for the whole drain. The signal waits until
       // the server has every one of them and the steady load has had 12 answers (however busy the machine).
-      const slowBodies = Array.from({ length: 10 }, (_, i) => blogInput(`slow ${i}`));
+      const slowBodies = Array.from({ length: 10 }, (_, i) => distinctBlogInput(`slow ${i}`));
       const slow = slowBodies.map((body) => startSlowUpload(service.port, auth, body));
       await Promise.all(slow.map((upload) => upload.accepted));
       await until(() => steady.length >= 12);
@@ -169,7 +164,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
     const database = await createTestDatabase();
     const service = await ServiceProcess.start(built.mainJs, {
       NODE_ENV: 'production',
-      JWT_SECRET: SECRET,
+      JWT_SECRET: PROCESS_JWT_SECRET,
       SHUTDOWN_TIMEOUT_MS: '1500',
       ...database.env,
     });
@@ -181,7 +176,7 @@ describe('graceful shutdown on SIGTERM (the built service under load)', () => {
         method: 'POST',
         path: BLOGS,
         headers: {
-          Authorization: authorization('alice'),
+          Authorization: processAuthorization('alice'),
           'Content-Type': 'application/json',
           'Content-Length': '1000',
           Expect: '100-continue',

@@ -17,6 +17,8 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
+import { mintToken } from '../../src/auth/token-minter';
+import { bearer } from './blog-api';
 import { environmentVariableNames } from './environment-variables';
 import { patience } from './patience';
 
@@ -26,6 +28,14 @@ import { patience } from './patience';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TSC = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+
+/** The `JWT_SECRET` the specs of the service as a process start it with. */
+export const PROCESS_JWT_SECRET = 'process-e2e-secret-0123456789abcdefghijklmnopqrst';
+
+/** An `Authorization` value for `sub` that a service started with {@link PROCESS_JWT_SECRET} accepts (1 h). */
+export function processAuthorization(sub: string): string {
+  return bearer(mintToken({ secret: PROCESS_JWT_SECRET }, { sub, ttl: '1h' }));
+}
 
 /**
  * Dropped from the runner's environment before a process is spawned: every variable of the
