@@ -40,9 +40,9 @@ const WAITING_SPECS = [
 ];
 const ENGINE_FREE_SPECS = [
   'cache-faults',
-  'cluster-reliability',
   'cache-replicas',
   'cache-varnish',
+  'cluster-reliability',
   'compression',
   'embedded-data-dir',
   'jwks',
