@@ -274,19 +274,21 @@ export class ServiceProcess {
   private constructor(
     readonly child: ChildProcess,
     readonly port: number,
+    cwd: string,
   ) {
     child.stdout?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     this.exited = new Promise((done) =>
       child.on('exit', (code, signal) => {
         running.delete(child);
+        rmSync(cwd, { recursive: true, force: true });
         done({ code, signal, at: Date.now() });
       }),
     );
   }
 
   /**
-   * Starts `node <mainJs>` from a scratch directory (no `.env` near) with exactly `vars` (plus
+   * Starts `node <mainJs>` from a scratch directory (no `.env` near; removed when it ends) with exactly `vars` (plus
    * `PORT`, a free port, unless given, and `RATE_LIMIT_ENABLED=false` unless given) on top of the
    * runner's environment stripped of every service variable; with `node` (the runner's node unless given).
    */
@@ -299,14 +301,10 @@ export class ServiceProcess {
     // These tests put load on the service from one address and one token: the abuse limits
     // (test/abuse-limits.e2e-spec.ts) would answer part of it 429, so they are off unless asked for.
     const env = childEnvironment({ RATE_LIMIT_ENABLED: 'false', ...vars, PORT: String(port) });
-    const child = spawn(node, [mainJs], {
-      cwd: scratchDir(),
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const cwd = scratchDir();
+    const child = spawn(node, [mainJs], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
-    return new ServiceProcess(child, port);
+    return new ServiceProcess(child, port, cwd);
   }
 
   /** Everything the process wrote to stdout and stderr so far, without colour codes. */
